@@ -1,0 +1,280 @@
+"""YAML case files: example-based tests for detectors, kept next to the profile that uses them.
+
+A case file holds one suite, or a YAML list of suites::
+
+    detector: {type: sentence.v1, extra_abbreviations: ["Cl."]}   # a structure spec
+    cases:
+      - name: abbreviations
+        text: "See Art. 5 of the Act. It applies."
+        expect: ["See Art. 5 of the Act.", "It applies."]   # texts of the detected spans, in order
+      - name: spans
+        text: "One. Two."
+        expect_spans: [[0, 4], [5, 9]]                      # or the exact [start, end] pairs
+
+Use :func:`load_case_file` then :func:`run_suite` (or the ``pytest`` parametrisation shown in
+``tests/test_casefiles.py``). Problems with the file itself raise :class:`ProfileError` with the
+file, line and key path; a failing case is a :class:`CaseResult` with ``passed=False``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import yaml
+from pydantic import ValidationError
+
+from .detect.base import DetectContext, Detector
+from .errors import AdachunkError, Location, ProfileError, ProfileErrors, did_you_mean
+from .registry import detectors
+
+_SUITE_KEYS = {"detector", "cases", "description"}
+_CASE_KEYS = {"name", "text", "expect", "expect_spans", "description"}
+
+
+@dataclass
+class Case:
+    """One example: a text and what the detector must find in it (texts or exact spans)."""
+
+    name: str
+    text: str
+    expect: list[str] | None = None
+    expect_spans: list[tuple[int, int]] | None = None
+    line: int | None = None
+
+
+@dataclass
+class CaseSuite:
+    """A detector spec (``type`` + its fields) and the cases it must pass."""
+
+    path: Path
+    detector_type: str
+    fields: dict[str, Any]
+    cases: list[Case]
+    index: int = 0
+    line: int | None = None
+
+
+@dataclass
+class CaseResult:
+    """Outcome of one case; ``expected``/``got`` are span texts, or [start, end] pairs."""
+
+    name: str
+    passed: bool
+    expected: list[Any] = field(default_factory=list)
+    got: list[Any] = field(default_factory=list)
+    message: str = ""
+
+
+def ensure_builtin_detectors() -> None:
+    """Import the built-in detector modules so that they are in the registry."""
+    from .detect import grammar, regex, text_units  # noqa: F401
+
+    try:  # markdown detectors live in their own module, which may be absent in stripped builds
+        from .detect import markdown  # noqa: F401
+    except ImportError:
+        pass
+
+
+def _marks(node: yaml.Node, path: str = "", out: dict[str, int] | None = None) -> dict[str, int]:
+    """Map dotted key paths (``0.cases.3.text``) to 1-based line numbers of a composed YAML tree."""
+    out = {} if out is None else out
+    out[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            _marks(v, f"{path}.{k.value}" if path else str(k.value), out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, v in enumerate(node.value):
+            _marks(v, f"{path}.{i}" if path else str(i), out)
+    return out
+
+
+class _Reader:
+    """Validates the loaded YAML while knowing where each key came from."""
+
+    def __init__(self, path: Path, lines: dict[str, int], index: int, single: bool):
+        self.path, self.lines, self.single = path, lines, single
+        self.prefix = f"{index}."  # line keys always start with the suite index
+
+    def error(self, code: str, key: str, message: str, **kw: Any) -> ProfileError:
+        full = f"{self.prefix}{key}".strip(".")
+        line = self.lines.get(full) or self.lines.get(self.prefix.strip("."))
+        shown = full[len(self.prefix):] if self.single else full  # "cases.2" in a one-suite file
+        return ProfileError(
+            code=code,
+            message=f"{message} (case file {self.path})",
+            location=Location(file=str(self.path), line=line),
+            key_path=shown or None,
+            **kw,
+        )
+
+    def check_keys(self, obj: Any, key: str, allowed: set[str], required: Sequence[str]) -> None:
+        if not isinstance(obj, dict):
+            raise self.error("ADA203", key, f"expected a mapping, got {type(obj).__name__}")
+        for k in obj:
+            if k not in allowed:
+                raise self.error("ADA202", f"{key}.{k}".lstrip("."), f"unknown key '{k}'",
+                                 allowed=sorted(allowed), hint=did_you_mean(k, allowed))
+        for k in required:
+            if k not in obj:
+                raise self.error("ADA204", key, f"missing required key '{k}'")
+
+
+def load_case_file(path: str | Path) -> list[CaseSuite]:
+    """Read a case file (one suite, or a list of suites).
+
+    Raises:
+        ProfileError: ADA201 (YAML syntax), ADA202 (unknown key), ADA203 (wrong type),
+            ADA204 (missing key); the location names the file and line.
+    """
+    path = Path(path)
+    try:
+        source = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProfileError(code="ADA210", message=f"cannot read case file {path}: {exc}",
+                           location=Location(file=str(path))) from None
+    try:
+        node = yaml.compose(source, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(source)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ProfileError(
+            code="ADA201",
+            message=f"YAML error in case file {path}: {getattr(exc, 'problem', None) or exc}",
+            location=Location(file=str(path), line=mark.line + 1 if mark else None,
+                              column=mark.column + 1 if mark else None),
+        ) from None
+    lines = _marks(node) if node is not None else {}
+    single = isinstance(data, dict)
+    if single:
+        docs = [data]
+        lines = {f"0.{k}" if k else "0": v for k, v in lines.items()}
+    elif isinstance(data, list) and data:
+        docs = data
+    else:
+        raise ProfileError(code="ADA203", message=f"case file {path} must hold a mapping with "
+                           "'detector' and 'cases', or a list of them",
+                           location=Location(file=str(path), line=1))
+    suites = []
+    seen: set[str] = set()
+    for i, doc in enumerate(docs):
+        r = _Reader(path, lines, i, single)
+        r.check_keys(doc, "", _SUITE_KEYS, ("detector", "cases"))
+        spec = doc["detector"]
+        if isinstance(spec, str):
+            spec = {"type": spec}
+        if not isinstance(spec, dict) or not isinstance(spec.get("type"), str):
+            raise r.error("ADA203" if isinstance(spec, dict) and "type" in spec else "ADA204",
+                          "detector", "'detector' needs a 'type' naming a registered detector")
+        if not isinstance(doc["cases"], list) or not doc["cases"]:
+            raise r.error("ADA203", "cases", "'cases' must be a non-empty list")
+        cases = []
+        for j, c in enumerate(doc["cases"]):
+            cases.append(_read_case(r, f"cases.{j}", c))
+            if c["name"] in seen:
+                raise r.error("ADA203", f"cases.{j}.name", f"duplicate case name '{c['name']}'")
+            seen.add(c["name"])
+        fields = {k: v for k, v in spec.items() if k != "type"}
+        suites.append(CaseSuite(path, spec["type"], fields, cases, i,
+                                lines.get(f"{r.prefix}detector")))
+    return suites
+
+
+def _read_case(r: _Reader, key: str, c: Any) -> Case:
+    r.check_keys(c, key, _CASE_KEYS, ("name", "text"))
+    if not isinstance(c["name"], str) or not isinstance(c["text"], str):
+        raise r.error("ADA203", key, "'name' and 'text' must be strings")
+    has_texts, has_spans = "expect" in c, "expect_spans" in c
+    if has_texts == has_spans:
+        raise r.error("ADA204" if not has_texts else "ADA203", key,
+                      "give exactly one of 'expect' (span texts) or 'expect_spans' ([start, end])")
+    if has_texts:
+        exp = c["expect"]
+        if not isinstance(exp, list) or not all(isinstance(x, str) for x in exp):
+            raise r.error("ADA203", f"{key}.expect", "'expect' must be a list of strings")
+        return Case(c["name"], c["text"], expect=list(exp), line=r.lines.get(r.prefix + key))
+    spans = c["expect_spans"]
+    ok = isinstance(spans, list) and all(
+        isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p) for p in spans
+    )
+    if not ok:
+        raise r.error("ADA203", f"{key}.expect_spans",
+                      "'expect_spans' must be a list of [start, end] integer pairs")
+    return Case(c["name"], c["text"], expect_spans=[(a, b) for a, b in spans],
+                line=r.lines.get(r.prefix + key))
+
+
+def build_detector(suite: CaseSuite, base_dirs: Sequence[Path] = ()) -> Detector:
+    """Build the suite's detector through the registry, validating its fields.
+
+    ``base_dirs`` (e.g. the profile's folders) are searched after the case file's own folder for
+    files the detector refers to, such as grammars.
+
+    Raises:
+        ProfileError: ADA205 unknown type; ADA202/ADA203/ADA204 invalid fields; or the
+            detector's own construction error (ADA207 bad regex, ADA208/ADA210 grammar).
+    """
+    ensure_builtin_detectors()
+    loc = Location(file=str(suite.path), line=suite.line)
+    try:
+        cls = detectors.get(suite.detector_type)
+        try:
+            params = cls.Params.model_validate(suite.fields)
+        except ValidationError as exc:
+            raise _pydantic_errors(exc, suite, loc) from None
+        return cls(params, name="case", base_dirs=[suite.path.parent, *map(Path, base_dirs)])
+    except ProfileErrors:
+        raise
+    except ProfileError as exc:
+        if exc.location.file is None:  # e.g. a bad regex: point at the case file's detector
+            exc.location = loc
+            exc.key_path = exc.key_path or "detector"
+        if str(suite.path) not in exc.message:  # e.g. a grammar error keeps the grammar's line
+            exc.message = f"{exc.message} (case file {suite.path})"
+        exc.args = (exc.render(),)
+        raise
+
+
+def _pydantic_errors(exc: ValidationError, suite: CaseSuite, loc: Location) -> ProfileError:
+    errors = []
+    for e in exc.errors():
+        key = ".".join(str(p) for p in e["loc"])
+        code = {"extra_forbidden": "ADA202", "missing": "ADA204"}.get(e["type"], "ADA203")
+        what = {"ADA202": f"unknown key '{key}' for {suite.detector_type}",
+                "ADA204": f"missing required key '{key}' for {suite.detector_type}"}.get(
+            code, f"{e['msg']} (got {e.get('input')!r})")
+        errors.append(ProfileError(code=code, message=f"{what} (case file {suite.path})",
+                                   location=loc, key_path=f"detector.{key}"))
+    return errors[0] if len(errors) == 1 else ProfileErrors(errors)
+
+
+def run_case(detector: Detector, case: Case) -> CaseResult:
+    """Run one case; detector errors on the input (e.g. ADA306) make it fail, not raise."""
+    if case.expect is not None:
+        expected: list[Any] = list(case.expect)
+    else:
+        expected = [list(p) for p in case.expect_spans or []]
+    try:
+        found = [(s.start, s.end) for s in detector.detect(DetectContext(case.text))]
+    except AdachunkError as exc:
+        return CaseResult(case.name, False, expected, [], f"{case.name}: {exc}")
+    if case.expect is not None:
+        got: list[Any] = [case.text[s:e] for s, e in found]
+    else:
+        got = [list(p) for p in found]
+    if expected == got:
+        return CaseResult(case.name, True, expected, got)
+    diff = next((i for i, (a, b) in enumerate(zip(expected, got)) if a != b), None)
+    if diff is None:
+        message = f"expected {len(expected)} spans, got {len(got)}"
+    else:
+        message = f"span {diff} differs: expected {expected[diff]!r}, got {got[diff]!r}"
+    where = f"{case.name} (line {case.line})" if case.line else case.name
+    return CaseResult(case.name, False, expected, got, f"{where}: {message}")
+
+
+def run_suite(suite: CaseSuite, base_dirs: Sequence[Path] = ()) -> list[CaseResult]:
+    """Build the suite's detector once and run every case."""
+    detector = build_detector(suite, base_dirs)
+    return [run_case(detector, c) for c in suite.cases]

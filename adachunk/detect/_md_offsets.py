@@ -1,0 +1,319 @@
+"""Line bookkeeping for the Markdown block detector: offsets, prefixes, pre-scans, fallback.
+
+mistletoe reports only the 1-based line on which a block starts. Everything that turns such a
+line number into exact code-point offsets into the *original* text lives here, so that
+:mod:`adachunk.detect.markdown` only has to walk mistletoe's parse tree. All helpers are linear
+in the size of the text (regexes run with ``pos``/``endpos`` instead of slicing long lines).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from ..types import Structure
+
+# Only CR LF, CR and LF end a line: str.splitlines() would also split on \v, \f, \x1c-\x1e,
+# \x85, U+2028/2029, which Markdown treats as ordinary characters.
+_EOL = re.compile(r"\r\n|\r|\n")
+# \s is str.isspace(), the same notion of blank that mistletoe's ``line.strip() == ''`` uses.
+_WS = re.compile(r"\s*")
+_NONBLANK = re.compile(r"\S")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_ATX = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_LIST_MARK = re.compile(r" {0,3}(?:[0-9]{1,9}[.)]|[-+*])(?:[ \t]|$)")
+_FM_OPEN = re.compile(r"\ufeff?---[ \t]*$")
+_FM_CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*$")
+_FM_KEY = re.compile(r"\s*(?:#|[^\s:#][^:]*:(?:\s|$))")
+_WRAP_OPEN = re.compile(r" {0,3}<(table|figure)(?:\s[^>]*)?>\s*$", re.IGNORECASE)
+_WRAP_CLOSE_ANY = re.compile(r"</(table|figure)\s*>", re.IGNORECASE)
+_WRAP_SCAN = re.compile(r"[\r\n] {0,3}(?:`{3}|~{3}|<(?:table|figure)[\s>])", re.IGNORECASE)
+_WRAP_CLOSE_ALONE = re.compile(r"\s*</(table|figure)\s*>\s*$", re.IGNORECASE)
+_PIPE = re.compile(r"(?<!\\)\|")
+# A line opening with this many container-marker characters may nest deeply (checked exactly).
+_DEEP_CANDIDATE = r"[\r\n][ \t>*+\-0-9.)]{%d}"
+_MARKER = re.compile(r"[ \t]*(?:>|(?:[0-9]{1,9}[.)]|[-+*])(?=[ \t]|$))")
+
+QUOTE = "q"
+ITEM = "i"
+
+
+@dataclass
+class LineMap:
+    """Start and content end (line terminator excluded) of every line of ``text``.
+
+    A final line terminator does not open a further (empty) line, so ``len(starts)`` equals the
+    number of lines mistletoe is given.
+    """
+
+    text: str
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        spans = [m.span() for m in _EOL.finditer(self.text)]
+        self.ends = [a for a, _ in spans]
+        self.starts = [0] + [b for _, b in spans]
+        if self.starts[-1] < len(self.text):
+            self.ends.append(len(self.text))
+        else:
+            self.starts.pop()
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def line(self, i: int) -> str:
+        """Line ``i`` without its terminator."""
+        return self.text[self.starts[i] : self.ends[i]]
+
+    def line_of(self, offset: int) -> int:
+        """Index of the line holding ``offset``."""
+        return bisect_right(self.starts, offset) - 1
+
+    def is_blank(self, i: int, quote_depth: int = 0) -> bool:
+        """Whether line ``i`` is blank once up to ``quote_depth`` ``>`` markers are removed.
+
+        Inside a blockquote a line holding only ``>`` separates blocks, so it must never end a
+        child block although it is not blank in the original text.
+        """
+        text, end = self.text, self.ends[i]
+        pos = _WS.match(text, self.starts[i], end).end()
+        for _ in range(quote_depth):
+            if pos < end and text[pos] == ">":
+                pos = _WS.match(text, pos + 1, end).end()
+        return pos >= end
+
+    def last_nonblank(self, first: int, stop: int, quote_depth: int = 0) -> int:
+        """Last line in ``[first, stop)`` that is not blank (``first`` itself at least)."""
+        last = min(stop, len(self)) - 1
+        while last > first and self.is_blank(last, quote_depth):
+            last -= 1
+        return max(last, first)
+
+    def content_start(self, i: int, chain: tuple = ()) -> int:
+        """Offset of the first content character of line ``i`` inside container ``chain``.
+
+        ``chain`` lists the enclosing containers outermost first: ``(QUOTE,)`` strips a ``>``
+        when present (lazy continuation lines have none), ``(ITEM, line, leader)`` strips the
+        list marker only on the item's own first line. Leading whitespace is always skipped.
+        """
+        text, end = self.text, self.ends[i]
+        pos = self.starts[i]
+        if pos == 0 and text.startswith("\ufeff"):
+            pos = 1  # a byte-order mark is not content
+        for link in chain:
+            pos = _WS.match(text, pos, end).end()
+            if link[0] == QUOTE:
+                if pos < end and text[pos] == ">":
+                    pos += 1
+            elif link[1] == i and text.startswith(link[2], pos, end):
+                pos += len(link[2])
+        return _WS.match(text, pos, end).end()
+
+    def span(self, label: str, first: int, last: int, chain: tuple = (), level: int = 0):
+        """Structure from the content start of ``first`` to the end of line ``last``."""
+        return Structure(self.content_start(first, chain), self.ends[last], label, level)
+
+
+def deep_lines(lm: LineMap, lo: int, max_depth: int) -> list[int]:
+    """Lines from ``lo`` on whose container prefix may nest deeper than ``max_depth``.
+
+    mistletoe recurses once (several frames) per nesting level, so such lines would exhaust
+    the recursion limit, and slowly: they go to the line scan without trying mistletoe. The
+    estimate counts the ``>`` and list markers that open the line, plus one level per two
+    columns of indentation before them (a nested list needs at least two more columns).
+    """
+    text, out = lm.text, []
+    if lo >= len(lm):
+        return out
+    # A candidate is a line terminator followed by the long prefix (the first line: a "\n"
+    # is pretended before it); terminators are matched by the regex, so no per-line loop.
+    candidate = re.compile(_DEEP_CANDIDATE % max_depth)
+    hits = [lo] if candidate.match("\n" + text[lm.starts[lo] : lm.starts[lo] + max_depth]) else []
+    hits += [lm.line_of(m.end() - 1) for m in candidate.finditer(text, lm.starts[lo])]
+    for i in hits:
+        pos, end, markers, width = lm.starts[i], lm.ends[i], 0, 0
+        while markers <= max_depth and (mk := _MARKER.match(text, pos, end)) is not None:
+            width += len(mk.group().lstrip(" \t"))
+            pos, markers = mk.end(), markers + 1
+        # whitespace beyond the one separator space per marker is indentation
+        spaces = len(text[lm.starts[i] : pos].expandtabs(4)) - width - markers
+        if markers and markers + max(spaces, 0) // 2 > max_depth and (not out or out[-1] != i):
+            out.append(i)
+    return out
+
+
+def table_cells(lm: LineMap, row: int, start: int) -> list[Structure]:
+    """Cells of the table row on line ``row`` whose content starts at ``start``.
+
+    Splits on unescaped pipes like mistletoe's ``TableRow``; each cell is stripped of
+    surrounding whitespace and empty cells are skipped.
+    """
+    text, end = lm.text, lm.ends[row]
+    cells: list[Structure] = []
+    pos = start
+    for stop in [m.start() for m in _PIPE.finditer(text, start, end)] + [end]:
+        m = _NONBLANK.search(text, pos, stop)
+        if m is not None:
+            last = stop
+            while text[last - 1].isspace():
+                last -= 1
+            cells.append(Structure(m.start(), last, "table_cell", 0))
+        pos = stop + 1
+    return cells
+
+
+def front_matter_end(lm: LineMap) -> int:
+    """Index of the closing ``---``/``...`` line of YAML front matter, or -1 when there is none.
+
+    Requires the first inner non-blank line to look like YAML (``key:`` or a comment): a
+    document that merely opens with a thematic break is not front matter.
+    """
+    if not lm or not _FM_OPEN.match(lm.text, 0, lm.ends[0]):
+        return -1
+    checked = False
+    for i in range(1, len(lm)):
+        s, e = lm.starts[i], lm.ends[i]
+        if _FM_CLOSE.match(lm.text, s, e):
+            return i
+        if not checked and not lm.is_blank(i):
+            if not _FM_KEY.match(lm.text, s, e):
+                return -1
+            checked = True
+    return -1
+
+
+def find_wrappers(lm: LineMap, first_line: int = 0) -> dict[int, tuple[int, bool]]:
+    """Find ``<Table>``…``</Table>`` and ``<Figure>``…``</Figure>`` wrappers (parsed-PDF format).
+
+    CommonMark ends such an HTML block at the first blank line; the paper's documents use them
+    as one unit that may hold blank lines and a Markdown table, so each becomes one block.
+
+    Returns:
+        ``{open_line: (close_line, parse_inside)}``. ``parse_inside`` is False when the closing
+        tag shares its line with other content, so the inside is treated as raw HTML.
+    """
+    text = lm.text
+    if first_line >= len(lm):
+        return {}
+    begin = lm.starts[first_line]
+    closes: dict[str, list[int]] = {"table": [], "figure": []}
+    for m in _WRAP_CLOSE_ANY.finditer(text, begin):
+        line = lm.line_of(m.start())
+        bucket = closes[m.group(1).lower()]
+        if not bucket or bucket[-1] != line:
+            bucket.append(line)
+    found: dict[int, tuple[int, bool]] = {}
+    if not closes["table"] and not closes["figure"]:
+        return found
+    # Only fence lines and opening tags matter: find them with one regex over the text (a
+    # line terminator, or a pretended one before the first line, then the line's opening).
+    hits = [first_line] if _WRAP_SCAN.match("\n" + text[begin : begin + 16]) else []
+    hits += [lm.line_of(m.end() - 1) for m in _WRAP_SCAN.finditer(text, begin)]
+    fence, skip_to = None, -1
+    for i in hits:
+        if i <= skip_to:
+            continue
+        s, e = lm.starts[i], lm.ends[i]
+        m = _FENCE.match(text, s, e)
+        if fence is not None:  # wrappers inside fenced code are code, not HTML
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                if _WS.match(text, m.end(), e).end() == e:
+                    fence = None
+        elif m:
+            fence = m.group(1)
+        elif (mo := _WRAP_OPEN.match(text, s, e)) is not None:
+            bucket = closes[mo.group(1).lower()]
+            k = bisect_right(bucket, i)
+            if k < len(bucket):
+                close = bucket[k]
+                alone = _WRAP_CLOSE_ALONE.match(text, lm.starts[close], lm.ends[close])
+                found[i] = (close, bool(alone and alone.end() == lm.ends[close]))
+                skip_to = close
+    return found
+
+
+def fallback_blocks(lm: LineMap, lo: int, hi: int, wrappers: dict) -> list[Structure]:
+    """Line-based block scan of lines ``[lo, hi)`` used when mistletoe fails.
+
+    Recognises fenced code, ATX headings, the HTML wrappers and groups of non-blank lines
+    (a ``list`` when the group opens with a list marker, a ``blockquote`` when it opens with
+    ``>``, else a ``paragraph``). Iterative, so arbitrarily deep nesting cannot hurt it.
+    """
+    text, out = lm.text, []
+    i = lo
+    while i < hi:
+        s, e = lm.starts[i], lm.ends[i]
+        if lm.is_blank(i):
+            i += 1
+            continue
+        if i in wrappers and wrappers[i][0] < hi:
+            close = wrappers[i][0]
+            out.append(lm.span("html_block", i, close))
+            if wrappers[i][1]:
+                out.extend(fallback_blocks(lm, i + 1, close, {}))
+            i = close + 1
+            continue
+        fm = _FENCE.match(text, s, e)
+        if fm:
+            j = i + 1
+            while j < hi:
+                m = _FENCE.match(text, lm.starts[j], lm.ends[j])
+                if m and m.group(1)[0] == fm.group(1)[0] and len(m.group(1)) >= len(fm.group(1)):
+                    break
+                j += 1
+            last = lm.last_nonblank(i, min(j + 1, hi))
+            out.append(lm.span("code", i, last))
+            i = last + 1
+            continue
+        if _ATX.match(text, s, e):
+            level = len(text[s:e].lstrip(" ")) - len(text[s:e].lstrip(" ").lstrip("#"))
+            out.append(lm.span("heading", i, i, level=level))
+            i += 1
+            continue
+        j = i + 1
+        while j < hi and not lm.is_blank(j) and j not in wrappers:
+            if _ATX.match(text, lm.starts[j], lm.ends[j]) or _FENCE.match(
+                text, lm.starts[j], lm.ends[j]
+            ):
+                break
+            j += 1
+        start = lm.content_start(i)
+        if _LIST_MARK.match(text, s, e):
+            label, level = "list", 1
+        elif text.startswith(">", start):
+            label, level = "blockquote", 1
+        else:
+            label, level = "paragraph", 0
+        out.append(Structure(start, lm.ends[j - 1], label, level))
+        i = j
+    return out
+
+
+def segments(lm: LineMap, lo: int, hi: int, wrappers: dict) -> list[tuple[int, int]]:
+    """Split lines ``[lo, hi)`` at blank lines followed by an unindented line.
+
+    Used only after mistletoe failed on the whole text: parsing the pieces separately confines
+    the line-based fallback to the piece that really needs it. Fenced code and HTML wrappers
+    are never split.
+    """
+    text, out, begin, fence, prev_blank, hold = lm.text, [], lo, None, False, -1
+    for i in range(lo, hi):
+        s, e = lm.starts[i], lm.ends[i]
+        blank = lm.is_blank(i)
+        free = fence is None and i > hold
+        if free and prev_blank and not blank and i > begin and not text[s].isspace():
+            out.append((begin, i))
+            begin = i
+        if i in wrappers:
+            hold = max(hold, wrappers[i][0])
+        m = _FENCE.match(text, s, e)
+        if m and fence is None:
+            fence = m.group(1)
+        elif m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+            fence = None
+        prev_blank = blank
+    if begin < hi:
+        out.append((begin, hi))
+    return out

@@ -1,0 +1,66 @@
+"""The detector contract.
+
+A detector is a class registered in :data:`adachunk.registry.detectors` under a versioned name
+(``markdown.block.v1``, ``regex.v1``, ...). It declares its profile fields as a pydantic model in
+``Params`` (``extra="forbid"``; the ``type`` key is handled by the profile layer and is *not* part
+of ``Params``). The profile layer validates the fields, then builds the detector once per resolved
+profile with ``Detector(params, name=..., base_dirs=...)``; ``detect(ctx)`` returns sorted
+:class:`~adachunk.types.Structure` spans labelled with the structure's *name* from the profile.
+
+Construction errors that are the profile's fault (bad regex, grammar error) must raise
+:class:`~adachunk.errors.ProfileError` with the right ``ADA2xx`` code; the loader adds the file
+location and key path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from ..types import Structure
+
+
+class DetectorParams(BaseModel):
+    """Base for detector parameter models: strict, every field described."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DetectContext:
+    """Per-document scratch space shared by all detectors of one detection pass.
+
+    Expensive parses (the mistletoe block tree, the sentence segmentation) are computed once per
+    document and reused by every structure that needs them, via :meth:`memo`.
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        self._cache: dict[Any, Any] = {}
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """Return ``compute()`` cached under ``key`` for this document."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+
+class Detector:
+    """Base class of detectors (see module docstring)."""
+
+    Params: ClassVar[type[DetectorParams]] = DetectorParams
+
+    def __init__(self, params: DetectorParams, *, name: str, base_dirs: Sequence[Path] = ()):
+        self.params = params
+        self.name = name
+        self.base_dirs = tuple(base_dirs)
+
+    def detect(self, ctx: DetectContext) -> list[Structure]:  # pragma: no cover - interface
+        """Return the spans found in ``ctx.text``, sorted by (start, end)."""
+        raise NotImplementedError
+
+
+def finalize(spans: list[Structure]) -> list[Structure]:
+    """Sort spans and drop empty ones (every detector returns through this)."""
+    return sorted(s for s in spans if s.end > s.start)

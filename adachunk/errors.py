@@ -1,0 +1,140 @@
+"""Structured, coded errors.
+
+Codes: ``ADA1xx`` internal invariants, ``ADA2xx`` profile problems, ``ADA3xx`` input problems.
+The CLI prints :meth:`AdachunkError.render` (``CODE path:line:col key.path: message. hint``)
+and exits non-zero; library users catch :class:`AdachunkError` and read the fields.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+
+@dataclass
+class Location:
+    """Where in a source file an error points (1-based line and column)."""
+
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    def render(self) -> str:
+        """Return ``file:line:col`` with the parts that are known."""
+        parts = [self.file or "<input>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+
+@dataclass
+class AdachunkError(Exception):
+    """Base of every error adachunk raises on purpose.
+
+    Attributes:
+        code: stable error code such as ``ADA201``.
+        message: what is wrong, one sentence.
+        location: file/line/column when the error comes from a file.
+        key_path: dotted path of the offending key in a profile (``rules.items.0.on.shape``).
+        allowed: what would have been accepted (names, a range, a type).
+        hint: a suggestion (``Did you mean 'table'?``).
+    """
+
+    code: str
+    message: str
+    location: Location = field(default_factory=Location)
+    key_path: str | None = None
+    allowed: Sequence[str] | None = None
+    hint: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """One line: ``CODE file:line:col key.path: message. allowed. hint``."""
+        head = f"{self.code} {self.location.render()}"
+        if self.key_path:
+            head += f" {self.key_path}"
+        text = f"{head}: {self.message.rstrip('.')}."
+        if self.allowed:
+            shown = ", ".join(repr(a) for a in list(self.allowed)[:12])
+            more = "" if len(self.allowed) <= 12 else f", ... ({len(self.allowed)} in all)"
+            text += f" Allowed: {shown}{more}."
+        if self.hint:
+            text += f" {self.hint.rstrip('.')}."
+        return text
+
+    def __str__(self) -> str:  # dataclass would otherwise print the field tuple
+        return self.render()
+
+    def __reduce__(self):  # picklable across worker processes
+        return (
+            self.__class__,
+            (self.code, self.message, self.location, self.key_path, self.allowed, self.hint),
+        )
+
+
+class InternalError(AdachunkError):
+    """ADA1xx: an invariant of adachunk itself was violated (a bug: please report)."""
+
+
+class ProfileError(AdachunkError):
+    """ADA2xx: a profile, rule pack or grammar is invalid."""
+
+
+class ProfileErrors(ProfileError):
+    """Several profile errors found in one pass; ``errors`` holds each of them."""
+
+    def __init__(self, errors: Sequence[ProfileError]):
+        self.errors = list(errors)
+        first = self.errors[0]
+        super().__init__(
+            code=first.code,
+            message=first.message,
+            location=first.location,
+            key_path=first.key_path,
+            allowed=first.allowed,
+            hint=first.hint,
+        )
+
+    def render(self) -> str:
+        return "\n".join(e.render() for e in getattr(self, "errors", []))
+
+    def __reduce__(self):
+        return (self.__class__, (self.errors,))
+
+
+class InputError(AdachunkError):
+    """ADA3xx: an input document cannot be read or parsed."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """Return ``Did you mean 'x'?`` for the closest choice, or None when none is close."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f"Did you mean '{close[0]}'?" if close else None
+
+
+# Catalogue of codes, so documentation and tests can list them.
+CODES = {
+    "ADA101": "internal invariant violated (chunk tiling, size or offset check failed)",
+    "ADA102": "numba kernel and reference solver disagree",
+    "ADA201": "YAML syntax error or unsafe YAML tag",
+    "ADA202": "unknown key",
+    "ADA203": "wrong type or value",
+    "ADA204": "missing required key",
+    "ADA205": "unknown registered component (detector, shape, splitter, tokenizer, ...)",
+    "ADA206": "rule refers to an unknown structure label",
+    "ADA207": "invalid regular expression",
+    "ADA208": "Lark grammar error or unknown start rule",
+    "ADA209": "extends cycle or unknown base profile",
+    "ADA210": "unknown rule pack or grammar file",
+    "ADA211": "inconsistent solver settings (e.g. min_size > max_size)",
+    "ADA301": "input file cannot be decoded (invalid UTF-8)",
+    "ADA302": "input file not found or not a regular file",
+    "ADA303": "unsupported input format",
+    "ADA304": "malformed parsed-document JSON",
+    "ADA305": "input is binary, not text",
+}

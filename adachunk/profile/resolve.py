@@ -1,0 +1,235 @@
+"""Turn a validated profile into an executable :class:`~adachunk.policy.Policy`.
+
+Checks what the schema alone cannot: component ``type`` names exist in their registries and
+their own fields are valid, rules name known structures and shapes, patterns and grammars
+compile. All problems are collected and raised together as :class:`ProfileErrors`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..components import ensure_builtins
+from ..cost.lattice import CostRule
+from ..cost.punishments import make_shape
+from ..errors import AdachunkError, Location, ProfileError, ProfileErrors, did_you_mean
+from ..policy import Policy, SolverSettings
+from ..registry import detectors, shapes, splitters
+from .loader import deep_merge, load_pack, load_raw, validate_profile, validation_errors
+from .schema import Profile
+from .yamlmarks import MarkedDict, MarkedList, mark_at, plain
+
+
+@dataclass
+class ResolvedProfile:
+    """A loaded profile: the validated model, the executable policy and provenance.
+
+    Attributes:
+        profile: the validated profile with rule packs merged in.
+        policy: what the engine runs.
+        files: every file that shaped it (profile chain, rule packs, grammars).
+        data: merged raw data with source marks (for ``profile show --origins``).
+    """
+
+    profile: Profile
+    policy: Policy
+    files: list[Path] = field(default_factory=list)
+    data: Any = None
+
+    @property
+    def fingerprint(self) -> str:
+        return self.policy.fingerprint
+
+    @property
+    def name(self) -> str:
+        return self.profile.name
+
+
+def _located(err: AdachunkError, data: Any, path: tuple) -> AdachunkError:
+    if err.location.file is None:
+        mark = mark_at(data, path)
+        if mark:
+            err.location = Location(*mark)
+    if not err.key_path:
+        err.key_path = ".".join(str(p) for p in path)
+    return err
+
+
+def _component(registry, spec: dict, data: Any, path: tuple, errors: list, reserved: tuple[str, ...]):
+    """Validate one ``{type: ..., **fields}`` spec; return (class, params) or None."""
+    type_name = spec.get("type")
+    try:
+        cls = registry.get(type_name)
+    except ProfileError as exc:
+        errors.append(_located(exc, data, path + ("type",)))
+        return None
+    fields = {k: v for k, v in spec.items() if k not in reserved}
+    params_model = getattr(cls, "Params", None)
+    if params_model is None:
+        return cls, fields
+    try:
+        return cls, params_model.model_validate(fields)
+    except ValidationError as exc:
+        errs = validation_errors(exc, data, params_model, path)
+        for e in errs:
+            if e.code == "ADA202":
+                e.allowed = sorted(set(params_model.model_fields) | set(reserved))
+        errors.extend(errs)
+        return None
+
+
+def _apply_overrides(data: MarkedDict, overrides: dict[str, Any]) -> MarkedDict:
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    if not overrides:
+        return data
+    patch = MarkedDict({"solver": MarkedDict(overrides)})
+    patch["solver"].here = ("<override>", 0, 0)
+    patch["solver"].marks = {k: ("<override>", 0, 0) for k in overrides}
+    return deep_merge(data, patch)
+
+
+def _merge_packs(data: MarkedDict, near: Path, errors: list) -> tuple[MarkedDict, list[Path]]:
+    """Fold the included rule packs into ``structures`` and ``rules.items`` (profile wins)."""
+    rules = data.get("rules") or {}
+    includes = rules.get("include") or [] if isinstance(rules, dict) else []
+    if not includes:
+        return data, []
+    pack_structs, pack_items, files = MarkedDict(), MarkedList(), []
+    for i, name in enumerate(includes):
+        try:
+            _pack, raw, path = load_pack(str(name), near)
+        except ProfileError as exc:
+            errors.extend(getattr(exc, "errors", [exc]) if isinstance(exc, ProfileErrors) else [_located(exc, data, ("rules", "include", i))])
+            continue
+        files.append(path)
+        pack_structs = deep_merge(pack_structs, raw.get("structures") or MarkedDict())
+        pack_items = deep_merge(pack_items, raw.get("rules") or MarkedList(), ("rules", "items"))
+    base = MarkedDict({"structures": pack_structs, "rules": MarkedDict({"items": pack_items})})
+    return deep_merge(base, data), files
+
+
+def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
+    """Load, merge, validate and build a profile (raises :class:`ProfileErrors` with every error)."""
+    ensure_builtins()
+    data, files = load_raw(name_or_path)
+    data = _apply_overrides(data, overrides)
+    errors: list[AdachunkError] = []
+    data, pack_files = _merge_packs(data, files[-1].parent, errors)
+    profile = None
+    try:
+        profile = validate_profile(data)
+    except ProfileErrors as exc:
+        errors.extend(exc.errors)  # keep going: report component problems in the same pass
+    base_dirs = tuple(dict.fromkeys([files[-1].parent] + [f.parent for f in files]))
+    built, extra_files = _build_detectors(data, base_dirs, errors)
+    candidates = _check_candidates(data, errors)
+    rules = _build_rules(profile, data, errors) if profile is not None else []
+    if errors or profile is None:
+        raise ProfileErrors(errors)
+    fp = fingerprint(profile, pack_files + extra_files)
+    solver = SolverSettings(**{**profile.solver.model_dump(), "overlap_units": tuple(profile.solver.overlap_units)})
+    policy = Policy(
+        name=profile.name, fingerprint=fp, detectors=built, rules=tuple(rules), solver=solver,
+        candidates=tuple(candidates), postprocess=profile.postprocess.model_dump(),
+        metrics=profile.metrics.model_dump(), data=canonical(profile),
+    )
+    return ResolvedProfile(profile=profile, policy=policy, files=files + pack_files + extra_files, data=data)
+
+
+def _build_detectors(data: Any, base_dirs: tuple, errors: list) -> tuple[dict[str, Any], list[Path]]:
+    """Validate and construct every structure's detector (label → instance)."""
+    built: dict[str, Any] = {}
+    extra: set[Path] = set()
+    structures = data.get("structures") if isinstance(data, dict) else None
+    for label, spec in (structures or {}).items() if isinstance(structures, dict) else []:
+        if not isinstance(spec, dict) or "type" not in spec:
+            continue  # the schema pass already reported it
+        got = _component(detectors, spec, data, ("structures", label), errors, ("type",))
+        if got is None:
+            continue
+        cls, params = got
+        try:
+            det = cls(params, name=label, base_dirs=base_dirs)
+        except ProfileError as exc:
+            errors.append(_located(exc, data, ("structures", label)))
+            continue
+        built[label] = det
+        # files a detector reads (a grammar) are part of the fingerprint
+        files = getattr(det, "source_files", None) or ([det.path] if isinstance(getattr(det, "path", None), Path) else [])
+        extra.update(Path(p) for p in files)
+    return built, sorted(extra)
+
+
+def _check_candidates(data: Any, errors: list) -> list[tuple[str, dict, str]]:
+    """Validate the candidate pool against the splitter registry and each splitter's Params."""
+    out = []
+    cands = data.get("candidates") if isinstance(data, dict) else None
+    if cands is None:
+        cands = [{"type": "dp.v1"}]
+    for i, cand in enumerate(cands if isinstance(cands, list) else []):
+        if not isinstance(cand, dict) or "type" not in cand:
+            continue
+        got = _component(splitters, cand, data, ("candidates", i), errors, ("type", "name"))
+        if got is not None:
+            params = got[1].model_dump() if hasattr(got[1], "model_dump") else dict(got[1])
+            out.append((cand["type"], params, cand.get("name") or cand["type"]))
+    return out
+
+
+def _build_rules(profile: Profile, data: Any, errors: list) -> list[CostRule]:
+    out = []
+    labels = list(profile.structures)
+    for i, rule in enumerate(profile.rules.items):
+        path = ("rules", "items", i)
+        if rule.structure not in profile.structures:
+            errors.append(_located(ProfileError(
+                code="ADA206", message=f"rule refers to unknown structure '{rule.structure}'",
+                allowed=labels, hint=did_you_mean(rule.structure, labels)), data, path + ("structure",)))
+            continue
+        sides = {}
+        for side in ("on", "off"):
+            spec = getattr(rule, side)
+            if spec is None:
+                sides[side] = None
+                continue
+            if spec.shape not in shapes:
+                errors.append(_located(ProfileError(
+                    code="ADA205", message=f"unknown shape '{spec.shape}'", allowed=shapes.names(),
+                    hint=did_you_mean(spec.shape, shapes.names())), data, path + (side, "shape")))
+                sides[side] = None
+                continue
+            sides[side] = make_shape(spec.shape, spec.scale, spec.width)
+        out.append(CostRule(name=rule.name or rule.structure, label=rule.structure, on=sides["on"], off=sides["off"]))
+    return out
+
+
+def canonical(profile: Profile) -> dict:
+    """The resolved profile as plain JSON-able data (packs merged; ``extends`` dropped)."""
+    d = profile.model_dump(mode="json")
+    d.pop("extends", None)
+    d["rules"] = {"include": [], "items": d["rules"]["items"]}
+    return d
+
+
+def fingerprint(profile: Profile, files: list[Path]) -> str:
+    """sha256 over the canonical profile and the bytes of every referenced rule/grammar file."""
+    h = hashlib.sha256()
+    h.update(json.dumps(canonical(profile), sort_keys=True, separators=(",", ":")).encode())
+    for f in files:
+        h.update(b"\x00" + Path(f).name.encode() + b"\x00")
+        h.update(hashlib.sha256(Path(f).read_bytes()).digest())
+    return h.hexdigest()
+
+
+def load_profile(name_or_path: str | Path = "default", **overrides: Any) -> ResolvedProfile:
+    """Public entry point: a builtin profile name or a YAML path, with solver overrides."""
+    return resolve(name_or_path, **overrides)
+
+
+__all__ = ["ResolvedProfile", "load_profile", "resolve", "fingerprint", "canonical", "plain"]

@@ -1,0 +1,157 @@
+"""Profiles as strict data: pydantic models with ``extra="forbid"`` and every field described.
+
+Component-specific fields (a detector's ``pattern``, a splitter's ``chunk_size``) are not listed
+here: they are validated by the ``Params`` model of the registered component named by ``type``
+(see :mod:`adachunk.profile.resolve`), so plugins bring their own schema.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Strict(BaseModel):
+    """Base: unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ComponentSpec(BaseModel):
+    """A registered component: ``type`` plus that component's own fields (checked later)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = Field(description="registered component name, e.g. 'regex.v1' or 'recursive.v1'")
+
+
+class StructureSpec(ComponentSpec):
+    """A structure to detect; the profile key is its label (used by rules)."""
+
+
+class ShapeSpec(Strict):
+    """A punishment shape with its scale."""
+
+    shape: str = Field(
+        description="registered shape: const, linear, reverse_linear, triangular, inverse_triangular"
+    )
+    scale: float = Field(ge=0, description="peak cost of a cut in the region (integer units after rounding)")
+    width: float | None = Field(
+        default=None,
+        gt=0,
+        description="for linear/reverse_linear: characters over which the ramp runs (None: the whole region)",
+    )
+
+
+class RuleSpec(Strict):
+    """A punishment rule on one structure label."""
+
+    name: str | None = Field(default=None, description="display name in explanations (default: the label)")
+    structure: str = Field(description="structure label the rule applies to")
+    on: ShapeSpec | None = Field(default=None, description="cost of cutting strictly inside the structure")
+    off: ShapeSpec | None = Field(
+        default=None, description="cost of cutting in the gap after the structure, up to the next one"
+    )
+
+
+class RulesSpec(Strict):
+    """Punishment rules: rule packs from ``rules/`` plus the profile's own items."""
+
+    include: list[str] = Field(default_factory=list, description="rule packs (file stems in rules/) to include")
+    items: list[RuleSpec] = Field(default_factory=list, description="the profile's own rules (added after packs)")
+
+
+class SolverSpec(Strict):
+    """Optimal-boundary solver settings (same names as the CLI flags and API overrides)."""
+
+    granularity: Literal["tokens", "chars"] = Field(default="tokens", description="unit of sizes")
+    tokenizer: str = Field(default="o200k_base", description="token counter: o200k_base, cl100k_base")
+    min_size: int = Field(default=0, ge=0, description="smallest chunk (only the last one may undershoot)")
+    max_size: int = Field(default=512, ge=1, description="largest chunk, own token count in tokens mode")
+    chunk_cost: int = Field(default=0, ge=0, description="cost added per chunk: higher means fewer, larger chunks")
+    overlap: int = Field(default=0, ge=0, description="overlap budget in units, filled with whole sentences then words")
+    overlap_units: list[str] = Field(
+        default_factory=lambda: ["sentence", "word"],
+        description="structure labels used as overlap units, tried in order",
+    )
+    backend: Literal["numba", "reference"] = Field(default="numba", description="solver implementation")
+
+    @model_validator(mode="after")
+    def _sizes(self) -> "SolverSpec":
+        if self.min_size > self.max_size:
+            raise ValueError(f"min_size ({self.min_size}) is larger than max_size ({self.max_size})")
+        if self.overlap >= self.max_size:
+            raise ValueError(f"overlap ({self.overlap}) must be smaller than max_size ({self.max_size})")
+        return self
+
+
+class CandidateSpec(ComponentSpec):
+    """A candidate splitter of the adaptive pool (fields checked by the splitter's Params)."""
+
+    name: str | None = Field(default=None, description="label of this candidate in reports")
+
+
+class PostprocessSpec(Strict):
+    """Post-processing QC applied to candidate chunkings (paper §4)."""
+
+    enabled: bool = Field(default=True, description="run post-processing on candidates")
+    max_tokens: int = Field(default=1100, ge=1, description="re-split chunks above this many tokens")
+    min_tokens: int = Field(default=100, ge=0, description="merge chunks below this many tokens")
+    merge_max_tokens: int = Field(default=1150, ge=1, description="a merge may not exceed this many tokens")
+
+
+class EmbedderSpec(ComponentSpec):
+    """Embedding model used by ICC/DCC."""
+
+    type: str = Field(default="sentence_transformers.v1", description="registered embedder")
+
+
+class CorefSpec(ComponentSpec):
+    """Coreference backend used by RC."""
+
+    type: str = Field(default="auto", description="registered coreference backend or 'auto'")
+
+
+class MetricsSpec(Strict):
+    """Intrinsic metrics and how they combine into one score."""
+
+    weights: dict[Literal["sc", "bi", "rc", "icc", "dcc"], float] = Field(
+        default_factory=lambda: {"sc": 0.2, "bi": 0.2, "rc": 0.2, "icc": 0.2, "dcc": 0.2},
+        description="weight per metric",
+    )
+    none_policy: Literal["drop", "neutral", "penalise"] = Field(
+        default="neutral",
+        description="a metric that is None: drop it and renormalise (paper), count 0.5, or count 0",
+    )
+    sc_min_tokens: int = Field(default=100, ge=0, description="SC lower bound (inclusive)")
+    sc_max_tokens: int = Field(default=1100, ge=1, description="SC upper bound (inclusive)")
+    bi_tolerance: int = Field(default=5, ge=0, description="BI tolerance in characters")
+    dcc_window_tokens: int = Field(default=3000, ge=1, description="DCC window budget in tokens")
+    embedder: EmbedderSpec = Field(default_factory=lambda: EmbedderSpec(), description="embedding model")
+    coref: CorefSpec = Field(default_factory=lambda: CorefSpec(), description="coreference backend")
+
+
+class Profile(Strict):
+    """A chunking policy (after ``extends`` and rule packs are merged)."""
+
+    schema_version: Literal[1] = Field(default=1, description="profile format version")
+    name: str = Field(description="profile name")
+    description: str = Field(default="", description="what the profile is for")
+    extends: str | None = Field(default=None, description="base profile (builtin name or path), deep-merged")
+    structures: dict[str, StructureSpec] = Field(default_factory=dict, description="label → detector spec")
+    rules: RulesSpec = Field(default_factory=RulesSpec, description="punishment rules")
+    solver: SolverSpec = Field(default_factory=SolverSpec, description="solver settings")
+    candidates: list[CandidateSpec] = Field(
+        default_factory=lambda: [CandidateSpec(type="dp.v1")], description="adaptive candidate pool"
+    )
+    postprocess: PostprocessSpec = Field(default_factory=PostprocessSpec, description="post-processing QC")
+    metrics: MetricsSpec = Field(default_factory=MetricsSpec, description="metrics and weights")
+
+
+class RulePack(Strict):
+    """A reusable rule pack file in ``rules/``: structures and rules to include."""
+
+    description: str = Field(default="", description="what the pack covers")
+    structures: dict[str, StructureSpec] = Field(default_factory=dict, description="label → detector spec")
+    rules: list[RuleSpec] = Field(default_factory=list, description="punishment rules")

@@ -1,0 +1,151 @@
+"""Safe YAML loading that remembers where every key came from (file, line, column).
+
+PyYAML's YAML 1.1 resolver reads ``on``/``off``/``yes``/``no`` as booleans, which would turn a
+rule's ``on:`` key into ``True``; we resolve only ``true``/``false`` as booleans (YAML 1.2).
+Duplicate keys are errors instead of silently keeping the last one.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..errors import Location, ProfileError
+
+Mark = tuple[str, int, int]  # file, 1-based line, 1-based column
+
+
+class MarkedDict(dict):
+    """A dict with ``marks[key]`` (where the key is written) and ``here`` (the mapping itself)."""
+
+    marks: dict[Any, Mark]
+    here: Mark
+
+    def __init__(self, *args: Any, **kw: Any):
+        super().__init__(*args, **kw)
+        self.marks = {}
+        self.here = ("<input>", 0, 0)
+
+
+class MarkedList(list):
+    """A list with ``marks[index]`` and ``here``."""
+
+    marks: dict[int, Mark]
+    here: Mark
+
+    def __init__(self, *args: Any):
+        super().__init__(*args)
+        self.marks = {}
+        self.here = ("<input>", 0, 0)
+
+
+class _Loader(yaml.SafeLoader):
+    file = "<input>"
+
+
+_Loader.yaml_implicit_resolvers = {k: list(v) for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+for _first, _resolvers in list(_Loader.yaml_implicit_resolvers.items()):
+    _Loader.yaml_implicit_resolvers[_first] = [
+        (tag, rx) for tag, rx in _resolvers if tag != "tag:yaml.org,2002:bool"
+    ]
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+
+
+def _mark(loader: _Loader, node: yaml.Node) -> Mark:
+    return (loader.file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _mapping(loader: _Loader, node: yaml.MappingNode) -> MarkedDict:
+    loader.flatten_mapping(node)
+    out = MarkedDict()
+    out.here = _mark(loader, node)
+    for knode, vnode in node.value:
+        key = loader.construct_object(knode, deep=True)
+        try:
+            hash(key)
+        except TypeError:
+            raise _error(loader, knode, "a mapping key must be a plain value") from None
+        if key in out:
+            raise _error(loader, knode, f"duplicate key '{key}'", hint="each key may appear once per mapping")
+        out[key] = loader.construct_object(vnode, deep=True)
+        out.marks[key] = _mark(loader, knode)
+    return out
+
+
+def _sequence(loader: _Loader, node: yaml.SequenceNode) -> MarkedList:
+    out = MarkedList()
+    out.here = _mark(loader, node)
+    for i, child in enumerate(node.value):
+        out.append(loader.construct_object(child, deep=True))
+        out.marks[i] = _mark(loader, child)
+    return out
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
+
+
+def _error(loader: _Loader, node: yaml.Node, msg: str, hint: str | None = None) -> ProfileError:
+    f, line, col = _mark(loader, node)
+    return ProfileError(code="ADA201", message=msg, location=Location(f, line, col), hint=hint)
+
+
+def load_yaml_text(text: str, file: str = "<input>") -> Any:
+    """Parse YAML text safely with marks; any YAML problem becomes ``ADA201`` with its location."""
+    loader = _Loader(text)
+    loader.file = file
+    try:
+        return loader.get_single_data()
+    except ProfileError:
+        raise
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "invalid YAML"
+        hint = None
+        if "could not determine a constructor" in str(problem):
+            problem = f"unsafe or unknown YAML tag: {problem.split('tag')[-1].strip()}"
+            hint = "profiles are plain data: remove the '!!' tag"
+        loc = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
+        raise ProfileError(code="ADA201", message=str(problem), location=loc, hint=hint) from None
+    except yaml.YAMLError as exc:
+        raise ProfileError(code="ADA201", message=str(exc), location=Location(file)) from None
+    finally:
+        loader.dispose()
+
+
+def load_yaml_file(path: Path) -> Any:
+    """Read and parse a YAML file (``ADA201`` on bad syntax, ``ADA210`` when unreadable)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ProfileError(code="ADA210", message=f"cannot read {path}: {exc}", location=Location(str(path))) from None
+    return load_yaml_text(text, str(path))
+
+
+def mark_at(data: Any, path: tuple) -> Mark | None:
+    """Best location for a key path: where the deepest existing key along it is written."""
+    best = getattr(data, "here", None)
+    node = data
+    for key in path:
+        marks = getattr(node, "marks", None)
+        if marks is not None and key in marks:
+            best = marks[key]
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            break
+    return best
+
+
+def plain(data: Any) -> Any:
+    """Strip marks: nested plain dicts/lists (for canonical dumps and fingerprints)."""
+    if isinstance(data, dict):
+        return {k: plain(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [plain(v) for v in data]
+    return data

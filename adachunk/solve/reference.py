@@ -1,0 +1,59 @@
+"""Readable reference solver: the same recurrence as the Numba kernel, by brute force.
+
+dp[0] = 0
+dp[i] = cost[i] + chunk_cost + min { dp[j] : min_size <= S[i] - S[j] <= max_size }
+
+Ties go to the smallest ``j`` (the longest jump, as darn does). It scans every ``j`` for every
+``i`` (O(n·w)) on purpose: it shares no cleverness with the kernel, so the parity test between
+the two checks the kernel's sliding-window bookkeeping, not just its arithmetic.
+"""
+
+from __future__ import annotations
+
+INF = 1 << 62
+
+
+def solve_reference(sizes, cost, chunk_cost: int, min_size: int, max_size: int):
+    """Return ``(cuts, total)`` for candidate positions 0..m.
+
+    Args:
+        sizes: non-decreasing prefix sizes ``S[0..m]`` (``S[0] == 0``).
+        cost: integer cost of cutting at each candidate (``cost[0]`` unused).
+        chunk_cost: cost added per chunk.
+        min_size: smallest allowed chunk; the last chunk may undershoot only when unavoidable.
+        max_size: largest allowed chunk.
+
+    Returns:
+        ``cuts``: candidate indices ``[0, ..., m]`` of the chosen boundaries (``[0]`` when m == 0),
+        ``total``: the minimal objective, or -1 when no chunking satisfies ``max_size``.
+    """
+    m = len(sizes) - 1
+    if m <= 0:
+        return [0], 0
+    dp = [INF] * (m + 1)
+    prev = [-1] * (m + 1)
+    dp[0] = 0
+    for i in range(1, m + 1):
+        best, arg = INF, -1
+        for j in range(i):
+            d = sizes[i] - sizes[j]
+            if min_size <= d <= max_size and dp[j] < best:
+                best, arg = dp[j], j
+        if arg >= 0:
+            dp[i] = best + cost[i] + chunk_cost
+            prev[i] = arg
+    if dp[m] >= INF:
+        # Only the last chunk may undershoot min_size: allow any size in [1, max_size) there.
+        best, arg = INF, -1
+        for j in range(m):
+            d = sizes[m] - sizes[j]
+            if 0 < d <= max_size and dp[j] < best:
+                best, arg = dp[j], j
+        if arg < 0:
+            return [], -1
+        dp[m] = best + cost[m] + chunk_cost
+        prev[m] = arg
+    cuts = [m]
+    while cuts[-1] != 0:
+        cuts.append(prev[cuts[-1]])
+    return cuts[::-1], dp[m]

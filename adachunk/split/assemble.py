@@ -1,0 +1,145 @@
+"""Turn boundary spans into :class:`~adachunk.types.Chunk` objects (shared by every splitter).
+
+Adds what every chunk carries: exact text, own token count, size in the solver's unit, heading
+path, pages and a deterministic id; and, when asked, overlap in whole structural units.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Sequence
+
+from ..types import Chunk, Document, Structure, chunk_id
+
+
+class HeadingIndex:
+    """Answers "which headings govern position p" in O(log n) after an O(h) build."""
+
+    def __init__(self, text: str, headings: Sequence[Structure]):
+        from ..detect.markdown import heading_title
+
+        hs = sorted(headings, key=lambda s: s.start)
+        self._starts = [h.start for h in hs]
+        # path after each heading: pop deeper-or-equal levels, push this one
+        self._paths: list[tuple[str, ...]] = []
+        stack: list[tuple[int, str]] = []
+        for h in hs:
+            level = h.level or 1
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, heading_title(text, h)))
+            self._paths.append(tuple(t for _, t in stack))
+
+    def path_at(self, pos: int) -> tuple[str, ...]:
+        """Headings in force at ``pos`` (a heading starting exactly at ``pos`` included)."""
+        i = bisect.bisect_right(self._starts, pos) - 1
+        return self._paths[i] if i >= 0 else ()
+
+
+def markdown_headings(ctx) -> list[Structure]:
+    """All Markdown headings of the document (shares the detection pass's parse)."""
+    from ..detect.markdown import parse_blocks
+
+    blocks = ctx.memo(("markdown.blocks",), lambda: parse_blocks(ctx.text))
+    return [b for b in blocks if b.label == "heading"]
+
+
+class PageIndex:
+    """Maps spans to page numbers with binary search over the page map."""
+
+    def __init__(self, doc: Document):
+        self.pages = sorted(doc.pages or [], key=lambda p: p.start)
+        self._starts = [p.start for p in self.pages]
+
+    def pages_of(self, start: int, end: int) -> tuple[int, ...]:
+        if not self.pages:
+            return ()
+        hi = max(end, start + 1)
+        i = max(bisect.bisect_right(self._starts, start) - 1, 0)
+        out = []
+        while i < len(self.pages) and self.pages[i].start < hi:
+            p = self.pages[i]
+            if start < max(p.end, p.start + 1):
+                out.append(p.number)
+            i += 1
+        return tuple(out)
+
+
+def build_chunks(
+    doc: Document,
+    spans: Sequence[tuple[int, int]],
+    *,
+    fingerprint: str,
+    count_tokens,
+    unit_size,
+    headings: HeadingIndex | None = None,
+    core_starts: Sequence[int] | None = None,
+) -> list[Chunk]:
+    """Chunks for ``spans`` (``[start, end)`` in code points, overlap included in ``start``).
+
+    Args:
+        doc: the document.
+        spans: text span of every chunk, in order.
+        fingerprint: profile fingerprint (part of every id).
+        count_tokens: callable giving a text's own token count.
+        unit_size: callable ``(start, end) -> size`` in the solver's unit (core span).
+        headings: heading index for heading paths (None: empty paths).
+        core_starts: core start of each chunk when there is overlap (default: the span start).
+    """
+    pages = PageIndex(doc)
+    out = []
+    for i, (start, end) in enumerate(spans):
+        core = core_starts[i] if core_starts is not None else start
+        text = doc.text[start:end]
+        out.append(Chunk(
+            index=i, start=start, end=end, text=text, size=int(unit_size(core, end)),
+            tokens=count_tokens(text), heading_path=headings.path_at(core) if headings else (),
+            pages=pages.pages_of(core, end), id=chunk_id(doc.id, fingerprint, start, end), core_start=core,
+        ))
+    return out
+
+
+def overlap_starts(
+    text: str,
+    cores: Sequence[tuple[int, int]],
+    units: Sequence[Sequence[Structure]],
+    budget: int,
+    size_of,
+    fits,
+) -> list[int]:
+    """Start of each chunk once whole units from the previous chunk's end are prepended.
+
+    For chunk k > 0 with core ``[c, e)`` and previous core ``[pc, c)``, take the units (the first
+    unit kind that gives a non-empty overlap: sentences, then words) lying inside ``[pc, c)``,
+    from the last one backwards, while ``size_of(start, c) <= budget`` and ``fits(start, e)``.
+
+    Args:
+        text: document text.
+        cores: core spans in order (they tile the document).
+        units: unit spans per kind, in preference order.
+        budget: overlap budget in the solver's unit.
+        size_of: ``(start, end) -> size`` in the solver's unit.
+        fits: ``(start, end) -> bool``: whether the enlarged chunk still respects max size.
+    """
+    sorted_units = [sorted(u, key=lambda s: (s.end, s.start)) for u in units]
+    ends = [[s.end for s in u] for u in sorted_units]
+    starts = [cores[0][0]] if cores else []
+    for k in range(1, len(cores)):
+        pc, c = cores[k - 1][0], cores[k][0]
+        e = cores[k][1]
+        chosen = c
+        for kind, spans in enumerate(sorted_units):
+            i = bisect.bisect_right(ends[kind], c) - 1
+            best = c
+            while i >= 0 and spans[i].start >= pc:
+                s = spans[i].start
+                if s < best and size_of(s, c) <= budget and fits(s, e):
+                    best = s
+                elif s < best:
+                    break
+                i -= 1
+            if best < c:
+                chosen = best
+                break
+        starts.append(chosen)
+    return starts

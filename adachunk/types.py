@@ -1,0 +1,144 @@
+"""Plain typed objects that flow between the stages (ingest → detect → cost → solve → split).
+
+Offsets are always Python ``str`` indices (Unicode code points) into ``Document.text``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Structure:
+    """A detected span ``text[start:end]`` carrying a label (``heading``, ``sentence``, ...).
+
+    Attributes:
+        start: first code point of the span.
+        end: one past the last code point.
+        label: the structure name the profile gave it; punishment rules refer to it.
+        level: heading level or nesting depth (0 when meaningless).
+    """
+
+    start: int
+    end: int
+    label: str
+    level: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """Page ``number`` covers ``text[start:end]`` (1-based page numbers)."""
+
+    number: int
+    start: int
+    end: int
+
+
+@dataclass
+class Document:
+    """One input document after ingestion.
+
+    Attributes:
+        id: stable identifier (file stem, or the paper JSON's ``document_name``).
+        text: the text that is chunked; every offset points into it.
+        source: the input path as given, or None for in-memory text.
+        pages: page map when the input knows pages.
+        split_points: gold block starts (paper JSON) used by Block Integrity.
+        titles: title spans from the paper JSON (``title``, ``start``, ``end``, ``level``).
+        entity_pron_pairs: precomputed coreference pairs (inclusive ends) for RC.
+        meta: anything else the reader knows (domain, language, content hash ...).
+    """
+
+    id: str
+    text: str
+    source: str | None = None
+    pages: list[Page] | None = None
+    split_points: list[int] | None = None
+    titles: list[dict[str, Any]] | None = None
+    entity_pron_pairs: list[Any] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def content_hash(self) -> str:
+        """sha256 of the UTF-8 text (used for resumable runs and chunk ids)."""
+        return hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def pages_of(self, start: int, end: int) -> tuple[int, ...]:
+        """Page numbers that the span ``[start, end)`` touches (empty without a page map)."""
+        if not self.pages:
+            return ()
+        hi = max(end, start + 1)
+        return tuple(p.number for p in self.pages if p.start < hi and start < max(p.end, p.start + 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One chunk with exact offsets.
+
+    ``text == document.text[start:end]`` always. Without overlap, ``core_start == start`` and
+    the chunks tile the document. With overlap, ``start`` is the overlap start (text copied
+    from the end of the previous chunk) and ``[core_start, end)`` is the core span; the core
+    spans tile the document.
+
+    Attributes:
+        index: position of the chunk in its document, from 0.
+        start: first code point of ``text`` (overlap start when there is overlap).
+        end: one past the last code point.
+        text: the source slice.
+        size: size in the solver's unit (tokens or characters) of the core span.
+        tokens: the chunk text's own token count with the profile's tokenizer.
+        heading_path: enclosing Markdown headings at the core start, outermost first.
+        pages: page numbers the chunk touches.
+        id: deterministic id: hash of document id, profile fingerprint and span.
+        core_start: start of the core span (== start without overlap).
+    """
+
+    index: int
+    start: int
+    end: int
+    text: str
+    size: int
+    tokens: int
+    heading_path: tuple[str, ...] = ()
+    pages: tuple[int, ...] = ()
+    id: str = ""
+    core_start: int = -1
+
+    @property
+    def overlap_start(self) -> int:
+        """Start of the overlap copied from the previous chunk (== start)."""
+        return self.start
+
+    @property
+    def core_span(self) -> tuple[int, int]:
+        """``(core_start, end)``; the core spans of a chunking tile the document."""
+        return (self.core_start if self.core_start >= 0 else self.start, self.end)
+
+
+def chunk_id(doc_id: str, fingerprint: str, start: int, end: int) -> str:
+    """Deterministic chunk id: first 16 hex digits of sha256(doc id, fingerprint, span)."""
+    h = hashlib.sha256(f"{doc_id}\x1f{fingerprint}\x1f{start}\x1f{end}".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()[:16]
+
+
+@dataclass
+class Chunking:
+    """A candidate chunking of one document.
+
+    Attributes:
+        chunks: the chunks in document order.
+        splitter: registered name of the splitter that produced them (``dp.v1`` ...).
+        meta: splitter metadata: parameters, fallbacks with reasons, post-processing stats,
+            and for the DP splitter the chosen cuts with their costs.
+    """
+
+    chunks: list[Chunk]
+    splitter: str
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def cuts(self) -> list[int]:
+        """Interior core boundaries (core starts of chunks 2..n)."""
+        return [c.core_span[0] for c in self.chunks[1:]]

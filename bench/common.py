@@ -1,0 +1,45 @@
+"""Benchmark helpers: the corpus (CLAIR full_text when ../shared is present, else examples/)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+import unicodedata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CLAIR = ROOT.parent / "shared" / "corpus" / "clair"
+
+
+def corpus() -> list[tuple[str, str]]:
+    """(name, text) pairs of real Markdown documents available offline."""
+    if CLAIR.is_dir():
+        out = []
+        for p in sorted(CLAIR.glob("*.json")):
+            if p.name in ("manifest.json", "paper_reference.json"):
+                continue
+            out.append((p.stem, json.loads(p.read_text(encoding="utf-8"))["full_text"]))
+        return out
+    return [(p.stem, p.read_text(encoding="utf-8")) for p in sorted((ROOT / "examples").glob("*.md"))]
+
+
+def ascii_fold(text: str) -> str:
+    """ASCII-only copy (darn-it rejects non-ASCII input)."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
+def timed(fn, repeat: int = 3, warmup: int = 1) -> float:
+    """Median wall time of ``fn()`` over ``repeat`` runs after ``warmup`` runs."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def mb(texts) -> float:
+    return sum(len(t.encode("utf-8")) for t in texts) / 1e6

@@ -1,0 +1,32 @@
+"""Shared fixtures: the CLAIR corpus (skipped when ../shared is absent) and the examples."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CLAIR = Path(os.environ.get("ADACHUNK_CLAIR", ROOT.parent / "shared" / "corpus" / "clair"))
+EXAMPLES = ROOT / "examples"
+
+
+def clair_files() -> list[Path]:
+    """The CLAIR document JSONs (empty when the shared corpus is not beside the clone)."""
+    if not CLAIR.is_dir():
+        return []
+    return sorted(p for p in CLAIR.glob("*.json") if p.name not in ("manifest.json", "paper_reference.json"))
+
+
+def load_clair(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def clair_docs() -> list[tuple[str, dict]]:
+    files = clair_files()
+    if not files:
+        pytest.skip("../shared/corpus/clair is not available")
+    return [(p.name, load_clair(p)) for p in files]

@@ -1,0 +1,71 @@
+"""The Numba kernel and the brute-force reference solver agree exactly (cuts and objective)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adachunk.solve.kernel import solve_kernel
+from adachunk.solve.reference import solve_reference
+from adachunk.solve.solver import solve
+
+
+@st.composite
+def instances(draw):
+    m = draw(st.integers(0, 70))
+    steps = draw(st.lists(st.integers(1, 4), min_size=m, max_size=m))
+    sizes = np.concatenate(([0], np.cumsum(steps))).astype(np.int64)
+    cost = np.array(draw(st.lists(st.integers(0, 6), min_size=m + 1, max_size=m + 1)), dtype=np.int64)
+    max_size = draw(st.integers(1, 25))
+    min_size = draw(st.integers(0, max_size))
+    chunk_cost = draw(st.integers(0, 5))
+    return sizes, cost, chunk_cost, min_size, max_size
+
+
+@settings(max_examples=1500, deadline=None)
+@given(instances())
+def test_kernel_matches_reference(inst):
+    sizes, cost, chunk_cost, min_size, max_size = inst
+    k_cuts, k_total = solve_kernel(sizes, cost, chunk_cost, min_size, max_size)
+    r_cuts, r_total = solve_reference(sizes.tolist(), cost.tolist(), chunk_cost, min_size, max_size)
+    assert k_total == r_total
+    if r_total >= 0:
+        assert k_cuts.tolist() == r_cuts
+
+
+@settings(max_examples=300, deadline=None)
+@given(instances())
+def test_solution_respects_limits(inst):
+    sizes, cost, chunk_cost, min_size, max_size = inst
+    sol = solve(sizes, cost, chunk_cost=chunk_cost, min_size=min_size, max_size=max_size)
+    cuts = sol.cuts.tolist()
+    assert cuts[0] == 0 and cuts[-1] == len(sizes) - 1
+    chunk_sizes = [int(sizes[b] - sizes[a]) for a, b in zip(cuts, cuts[1:])]
+    if sol.relaxed != "max_size":
+        assert all(s <= max_size for s in chunk_sizes)
+    if sol.relaxed is None:
+        assert all(s >= min_size for s in chunk_sizes[:-1])
+
+
+def test_ties_prefer_longest_jump():
+    sizes = np.arange(7, dtype=np.int64)
+    cost = np.zeros(7, dtype=np.int64)
+    sol = solve(sizes, cost, chunk_cost=0, min_size=0, max_size=3)
+    # all cuts cost 0: backtracking takes the longest admissible jump from the end each time
+    assert sol.cuts.tolist() == [0, 3, 6]
+
+
+def test_last_chunk_may_undershoot_only_when_unavoidable():
+    sizes = np.arange(11, dtype=np.int64)
+    cost = np.zeros(11, dtype=np.int64)
+    sol = solve(sizes, cost, chunk_cost=1, min_size=4, max_size=6)
+    lens = np.diff(sizes[sol.cuts]).tolist()
+    assert all(4 <= x <= 6 for x in lens) and sol.relaxed is None
+    sol = solve(np.arange(6, dtype=np.int64), np.zeros(6, np.int64), chunk_cost=1, min_size=4, max_size=4)
+    assert np.diff(sol.cuts).tolist() == [4, 1]
+
+
+def test_indivisible_step_larger_than_max_widens_limit():
+    sol = solve(np.array([0, 5, 6]), np.zeros(3, np.int64), chunk_cost=0, min_size=0, max_size=3)
+    assert sol.relaxed == "max_size" and sol.cuts.tolist() == [0, 1, 2]
