@@ -5,16 +5,38 @@ Curated public API::
     import adachunk
     chunks = adachunk.chunk_text(text, profile="default", max_size=512)
     profile = adachunk.load_profile("legal")
+
+Attributes are imported on first use (PEP 562) so that ``adachunk --help`` and light imports
+such as :mod:`adachunk.errors` do not pay for numba, pydantic and the tokenizers.
 """
 
-from .api import chunk_document, chunk_file, chunk_text, load_profile
-from .errors import AdachunkError, InputError, ProfileError, ProfileErrors
-from .types import Chunk, Chunking, Document, Page, Structure
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "chunk_text", "chunk_file", "chunk_document", "load_profile",
-    "Chunk", "Chunking", "Document", "Page", "Structure",
-    "AdachunkError", "ProfileError", "ProfileErrors", "InputError", "__version__",
-]
+_EXPORTS = {
+    "chunk_text": "adachunk.api", "chunk_file": "adachunk.api", "chunk_document": "adachunk.api",
+    "load_profile": "adachunk.api",
+    "Chunk": "adachunk.types", "Chunking": "adachunk.types", "Document": "adachunk.types",
+    "Page": "adachunk.types", "Structure": "adachunk.types",
+    "AdachunkError": "adachunk.errors", "ProfileError": "adachunk.errors",
+    "ProfileErrors": "adachunk.errors", "InputError": "adachunk.errors",
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'adachunk' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
+
+import numpy as np
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -142,3 +144,25 @@ class Chunking:
     def cuts(self) -> list[int]:
         """Interior core boundaries (core starts of chunks 2..n)."""
         return [c.core_span[0] for c in self.chunks[1:]]
+
+
+SpanArrays = tuple[np.ndarray, np.ndarray]
+
+
+def span_arrays(spans: "Sequence[Structure] | SpanArrays") -> SpanArrays:
+    """Starts and ends as int64 arrays sorted by start (accepts Structures or arrays).
+
+    Detectors with many spans (words, sentences) hand arrays straight to the cost lattice:
+    building a Python object per word costs more than everything else the lattice does.
+    """
+    if isinstance(spans, tuple) and len(spans) == 2 and isinstance(spans[0], np.ndarray):
+        starts, ends = np.asarray(spans[0], np.int64), np.asarray(spans[1], np.int64)
+    elif not spans:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    else:
+        arr = np.array([(s.start, s.end) for s in spans], dtype=np.int64).reshape(-1, 2)
+        starts, ends = arr[:, 0], arr[:, 1]
+    if len(starts) > 1 and np.any(starts[1:] < starts[:-1]):
+        order = np.argsort(starts, kind="stable")
+        starts, ends = starts[order], ends[order]
+    return starts, ends

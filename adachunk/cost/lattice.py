@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..types import Structure
+from ..types import SpanArrays, Structure, span_arrays
 from .punishments import Shape
 
 _BATCH = 1 << 22  # covered positions per batch: bounds memory on nested structures
@@ -34,15 +34,6 @@ class CostRule:
     label: str
     on: Shape | None = None
     off: Shape | None = None
-
-
-def span_arrays(spans: list[Structure]) -> tuple[np.ndarray, np.ndarray]:
-    """Starts and ends of spans as int64 arrays, sorted by start."""
-    if not spans:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    arr = np.array([(s.start, s.end) for s in spans], dtype=np.int64)
-    order = np.argsort(arr[:, 0], kind="stable")
-    return arr[order, 0], arr[order, 1]
 
 
 def _regions(starts, ends, side: str, n: int):
@@ -100,7 +91,7 @@ def shape_values(P: np.ndarray, starts, ends, shape: Shape, side: str, n: int) -
     return out
 
 
-def rule_cost(P: np.ndarray, spans: list[Structure], rule: CostRule, n: int) -> tuple[np.ndarray, np.ndarray]:
+def rule_cost(P: np.ndarray, spans: "list[Structure] | SpanArrays", rule: CostRule, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Integer ``(on, off)`` contributions of one rule at every candidate."""
     starts, ends = span_arrays(spans)
     zero = np.zeros(len(P), dtype=np.int64)
@@ -109,7 +100,7 @@ def rule_cost(P: np.ndarray, spans: list[Structure], rule: CostRule, n: int) -> 
     return on, off
 
 
-def build_costs(P: np.ndarray, structures: dict[str, list[Structure]], rules: list[CostRule], n: int) -> np.ndarray:
+def build_costs(P: np.ndarray, structures: "dict[str, list[Structure] | SpanArrays]", rules: list[CostRule], n: int) -> np.ndarray:
     """Total integer cost per candidate (0 at both ends of the document)."""
     total = np.zeros(len(P), dtype=np.int64)
     for rule in rules:

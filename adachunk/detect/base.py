@@ -17,15 +17,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, ClassVar, Sequence
 
-from pydantic import BaseModel, ConfigDict
+from ..params import ComponentParams
+from ..types import SpanArrays, Structure, span_arrays
 
-from ..types import Structure
 
-
-class DetectorParams(BaseModel):
+class DetectorParams(ComponentParams):
     """Base for detector parameter models: strict, every field described."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class DetectContext:
@@ -59,6 +56,14 @@ class Detector:
     def detect(self, ctx: DetectContext) -> list[Structure]:  # pragma: no cover - interface
         """Return the spans found in ``ctx.text``, sorted by (start, end)."""
         raise NotImplementedError
+
+    def detect_arrays(self, ctx: DetectContext) -> SpanArrays:
+        """Starts and ends as int64 arrays sorted by start (what the cost lattice consumes).
+
+        Detectors that find very many spans (words, sentences) override this to skip building
+        one Python object per span.
+        """
+        return span_arrays(self.detect(ctx))
 
 
 def finalize(spans: list[Structure]) -> list[Structure]:

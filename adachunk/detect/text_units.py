@@ -238,15 +238,10 @@ def _char_classes() -> np.ndarray:
     return table
 
 
-def split_words(text: str) -> list[tuple[int, int]]:
-    """Return word spans: maximal non-whitespace runs, but CJK/kana/Hangul/Thai characters alone.
-
-    Vectorised: the text is viewed as an array of code points, classified with a lookup table,
-    and word starts/ends are where the class changes. Equivalent to ``WORD_RE.finditer`` but
-    about twice as fast, most of the remaining time being the creation of the tuples.
-    """
+def word_arrays(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """Word starts and ends as int64 arrays (see :func:`split_words`)."""
     if not text:
-        return []
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     cls = _char_classes()[codes]
     n = len(cls)
@@ -256,9 +251,20 @@ def split_words(text: str) -> list[tuple[int, int]]:
     cut = np.empty(n + 1, dtype=bool)
     cut[0] = cut[n] = True
     cut[1:n] = (word[1:] != word[:-1]) | single[1:] | single[:-1]
-    starts = np.flatnonzero(cut[:n] & word).tolist()
-    ends = (np.flatnonzero(cut[1:] & word) + 1).tolist()
-    return list(zip(starts, ends))
+    starts = np.flatnonzero(cut[:n] & word).astype(np.int64)
+    ends = (np.flatnonzero(cut[1:] & word) + 1).astype(np.int64)
+    return starts, ends
+
+
+def split_words(text: str) -> list[tuple[int, int]]:
+    """Return word spans: maximal non-whitespace runs, but CJK/kana/Hangul/Thai characters alone.
+
+    Vectorised: the text is viewed as an array of code points, classified with a lookup table,
+    and word starts/ends are where the class changes. Equivalent to ``WORD_RE.finditer`` but
+    about twice as fast, most of the remaining time being the creation of the tuples.
+    """
+    starts, ends = word_arrays(text)
+    return list(zip(starts.tolist(), ends.tolist()))
 
 
 @detectors.register("sentence.v1")
@@ -286,6 +292,13 @@ class SentenceDetector(Detector):
         name = self.name
         return finalize([Structure(s, e, name, 0) for s, e in spans])
 
+    def detect_arrays(self, ctx: DetectContext) -> tuple[np.ndarray, np.ndarray]:
+        """Sentence starts and ends as arrays (no per-sentence objects)."""
+        abbrevs = tuple(self.params.extra_abbreviations)  # type: ignore[attr-defined]
+        spans = ctx.memo(("sentence.v1", abbrevs), lambda: split_sentences(ctx.text, abbrevs))
+        arr = np.array(spans, dtype=np.int64).reshape(-1, 2)
+        return arr[:, 0].copy(), arr[:, 1].copy()
+
 
 @detectors.register("word.v1")
 class WordDetector(Detector):
@@ -296,6 +309,10 @@ class WordDetector(Detector):
 
     def detect(self, ctx: DetectContext) -> list[Structure]:
         """Return one ``Structure`` per word (level 0)."""
-        spans = ctx.memo(("word.v1",), lambda: split_words(ctx.text))
+        starts, ends = self.detect_arrays(ctx)
         name = self.name
-        return finalize([Structure(s, e, name, 0) for s, e in spans])
+        return [Structure(s, e, name, 0) for s, e in zip(starts.tolist(), ends.tolist())]
+
+    def detect_arrays(self, ctx: DetectContext) -> tuple[np.ndarray, np.ndarray]:
+        """Word starts and ends as arrays (sorted, non-overlapping)."""
+        return ctx.memo(("word.v1",), lambda: word_arrays(ctx.text))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import bisect
 from typing import Sequence
 
+import numpy as np
+
 from ..types import Chunk, Document, Structure, chunk_id
 
 
@@ -74,6 +76,7 @@ def build_chunks(
     unit_size,
     headings: HeadingIndex | None = None,
     core_starts: Sequence[int] | None = None,
+    token_counts: Sequence[int] | None = None,
 ) -> list[Chunk]:
     """Chunks for ``spans`` (``[start, end)`` in code points, overlap included in ``start``).
 
@@ -85,6 +88,7 @@ def build_chunks(
         unit_size: callable ``(start, end) -> size`` in the solver's unit (core span).
         headings: heading index for heading paths (None: empty paths).
         core_starts: core start of each chunk when there is overlap (default: the span start).
+        token_counts: each chunk text's own token count when the caller already has it.
     """
     pages = PageIndex(doc)
     out = []
@@ -93,46 +97,46 @@ def build_chunks(
         text = doc.text[start:end]
         out.append(Chunk(
             index=i, start=start, end=end, text=text, size=int(unit_size(core, end)),
-            tokens=count_tokens(text), heading_path=headings.path_at(core) if headings else (),
+            tokens=token_counts[i] if token_counts is not None else count_tokens(text), heading_path=headings.path_at(core) if headings else (),
             pages=pages.pages_of(core, end), id=chunk_id(doc.id, fingerprint, start, end), core_start=core,
         ))
     return out
 
 
 def overlap_starts(
-    text: str,
     cores: Sequence[tuple[int, int]],
-    units: Sequence[Sequence[Structure]],
+    units: Sequence[tuple[np.ndarray, np.ndarray]],
     budget: int,
     size_of,
     fits,
 ) -> list[int]:
     """Start of each chunk once whole units from the previous chunk's end are prepended.
 
-    For chunk k > 0 with core ``[c, e)`` and previous core ``[pc, c)``, take the units (the first
-    unit kind that gives a non-empty overlap: sentences, then words) lying inside ``[pc, c)``,
+    For chunk k > 0 with core ``[c, e)`` and previous core ``[pc, c)``, take the units of the
+    first kind that gives a non-empty overlap (sentences, then words) lying inside ``[pc, c)``,
     from the last one backwards, while ``size_of(start, c) <= budget`` and ``fits(start, e)``.
 
     Args:
-        text: document text.
         cores: core spans in order (they tile the document).
-        units: unit spans per kind, in preference order.
+        units: ``(starts, ends)`` arrays per unit kind, in preference order.
         budget: overlap budget in the solver's unit.
         size_of: ``(start, end) -> size`` in the solver's unit.
         fits: ``(start, end) -> bool``: whether the enlarged chunk still respects max size.
     """
-    sorted_units = [sorted(u, key=lambda s: (s.end, s.start)) for u in units]
-    ends = [[s.end for s in u] for u in sorted_units]
-    starts = [cores[0][0]] if cores else []
+    by_end = []
+    for starts, ends in units:
+        order = np.lexsort((starts, ends))
+        by_end.append((starts[order].tolist(), ends[order].tolist()))
+    out = [cores[0][0]] if cores else []
     for k in range(1, len(cores)):
         pc, c = cores[k - 1][0], cores[k][0]
         e = cores[k][1]
         chosen = c
-        for kind, spans in enumerate(sorted_units):
-            i = bisect.bisect_right(ends[kind], c) - 1
+        for starts, ends in by_end:
+            i = bisect.bisect_right(ends, c) - 1
             best = c
-            while i >= 0 and spans[i].start >= pc:
-                s = spans[i].start
+            while i >= 0 and starts[i] >= pc:
+                s = starts[i]
                 if s < best and size_of(s, c) <= budget and fits(s, e):
                     best = s
                 elif s < best:
@@ -141,5 +145,5 @@ def overlap_starts(
             if best < c:
                 chosen = best
                 break
-        starts.append(chosen)
-    return starts
+        out.append(chosen)
+    return out

@@ -15,18 +15,22 @@ import numpy as np
 from pydantic import Field
 
 from ..cost.lattice import breakdown, build_costs
-from ..detect.base import DetectContext, DetectorParams
+from ..detect.base import DetectContext
+from ..params import ComponentParams
 from ..policy import Policy, SolverSettings
 from ..registry import splitters
 from ..solve.solver import solve
 from ..tokenize import CharCounter, get_counter
-from ..types import Chunking, Document, Structure
+from ..types import Chunking, Document, SpanArrays
 from .assemble import HeadingIndex, build_chunks, markdown_headings, overlap_starts
 
 
-def detect_all(policy: Policy, ctx: DetectContext) -> dict[str, list[Structure]]:
-    """Run every detector of the policy on the document (shared parses via ``ctx``)."""
-    return {label: det.detect(ctx) for label, det in policy.detectors.items()}
+def detect_all(policy: Policy, ctx: DetectContext) -> dict[str, SpanArrays]:
+    """Run every detector of the policy on the document (shared parses via ``ctx``).
+
+    Returns label → ``(starts, ends)`` arrays, the form the cost lattice consumes.
+    """
+    return {label: det.detect_arrays(ctx) for label, det in policy.detectors.items()}
 
 
 class _Lattice:
@@ -50,31 +54,34 @@ class _Lattice:
         return [lo + int(c) for c in sol.cuts], sol
 
 
-def _repair(lat: _Lattice, cuts: list[int], settings: SolverSettings, limit: int, stats: dict) -> list[int]:
-    """Split any chunk whose own token count exceeds ``limit`` by re-solving its span."""
-    if settings.granularity == "chars":
-        return cuts
-    out = [cuts[0]]
+def _repair(lat: _Lattice, cuts: list[int], settings: SolverSettings, limit: int, stats: dict):
+    """Own token count of every chunk; split any chunk over ``limit`` by re-solving its span.
+
+    Returns ``(cuts, counts)``: the final cuts and each final chunk's own token count (so no
+    chunk is tokenised twice).
+    """
+    out, counts = [cuts[0]], []
+    count = lat.tokens.count
     for a, b in zip(cuts, cuts[1:]):
         stack = [(a, b, limit)]
         pieces = []
         while stack:
             lo, hi, lim = stack.pop()
-            own = lat.tokens.count(lat.text[lat.P[lo] : lat.P[hi]])
-            if own <= limit or hi - lo <= 1:
-                pieces.append((lo, hi))
+            own = count(lat.text[lat.P[lo] : lat.P[hi]])
+            if settings.granularity == "chars" or own <= limit or hi - lo <= 1:
+                pieces.append((lo, hi, own))
                 continue
             stats["repaired"] = stats.get("repaired", 0) + 1
             tighter = max(1, min(lim, int(lat.S[hi] - lat.S[lo])) - max(1, own - limit))
             sub, _ = lat.solve(lo, hi, settings, tighter)
-            if len(sub) <= 2:  # could not split further at this limit: tighten more
-                mid = lo + (hi - lo) // 2
-                sub = [lo, mid, hi]
+            if len(sub) <= 2:  # the solver could not split at this limit: halve the span
+                sub = [lo, lo + (hi - lo) // 2, hi]
             for x, y in reversed(list(zip(sub, sub[1:]))):
                 stack.append((x, y, tighter))
         pieces.sort()
-        out.extend(hi for _, hi in pieces)
-    return out
+        out.extend(hi for _, hi, _ in pieces)
+        counts.extend(own for _, _, own in pieces)
+    return out, counts
 
 
 def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = None, *, explain: bool = False) -> Chunking:
@@ -92,7 +99,7 @@ def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = No
     limit = settings.max_size - settings.overlap
     cuts, sol = lat.solve(0, len(lat.P) - 1, settings, limit)
     t2 = time.perf_counter()
-    cuts = _repair(lat, cuts, settings, limit, meta)
+    cuts, own_counts = _repair(lat, cuts, settings, limit, meta)
     cores = [(int(lat.P[a]), int(lat.P[b])) for a, b in zip(cuts, cuts[1:])]
     count = lat.tokens.count
     if settings.granularity == "chars":
@@ -101,13 +108,19 @@ def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = No
         size_of = lambda s, e: count(doc.text[s:e])  # noqa: E731
     starts = [c for c, _ in cores]
     if settings.overlap and len(cores) > 1:
-        units = [structures.get(lbl, []) for lbl in settings.overlap_units]
-        starts = overlap_starts(doc.text, cores, units, settings.overlap, size_of,
-                                lambda s, e: size_of(s, e) <= settings.max_size)
+        units = [structures[lbl] for lbl in settings.overlap_units if lbl in structures]
+        starts = overlap_starts(cores, units, settings.overlap, size_of,
+                                lambda s, e: count(doc.text[s:e]) <= settings.max_size)
+        own_counts = [count(doc.text[s:e]) if s != c else k for s, (c, e), k in zip(starts, cores, own_counts)]
+    if settings.granularity == "chars":
+        unit_size = size_of
+    else:  # the core's size in the solver's unit: its slice of the document's token sequence
+        S, pos = lat.S, lat.P
+        unit_size = lambda s, e: int(S[np.searchsorted(pos, e)] - S[np.searchsorted(pos, s)])  # noqa: E731
     headings = HeadingIndex(doc.text, markdown_headings(ctx))
     chunks = build_chunks(doc, [(s, e) for s, (_, e) in zip(starts, cores)], fingerprint=policy.fingerprint,
-                          count_tokens=count, unit_size=size_of, headings=headings,
-                          core_starts=[c for c, _ in cores])
+                          count_tokens=count, unit_size=unit_size, headings=headings,
+                          core_starts=[c for c, _ in cores], token_counts=own_counts)
     meta.update(total_cost=sol.total, relaxed=sol.relaxed, candidates=len(lat.P),
                 timings={"detect_s": t1 - t0, "solve_s": t2 - t1, "total_s": time.perf_counter() - t0})
     if explain:
@@ -126,7 +139,7 @@ def explain_cuts(lat: _Lattice, cuts: list[int], structures, policy: Policy) -> 
     ]
 
 
-class DPParams(DetectorParams):
+class DPParams(ComponentParams):
     """Per-candidate overrides of the profile's solver settings (None keeps the profile's)."""
 
     max_size: int | None = Field(default=None, ge=1, description="largest chunk")

@@ -1,0 +1,67 @@
+"""The metric contract shared by SC, BI, RC, ICC and DCC.
+
+A metric is a class registered in :data:`adachunk.registry.metrics` under a versioned name
+(``sc.v1``) with a short ``key`` (``sc``) used in profile weights and outputs. ``score(chunks,
+ctx)`` returns a :class:`MetricResult`: a value in [0, 1], or ``None`` with the reason, plus
+per-chunk detail for reports.
+
+One :class:`MetricContext` is made per document and shared by every candidate chunking of that
+document, so expensive per-document work (coreference, embeddings of spans that several
+candidates share) runs once: use :meth:`MetricContext.memo`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar
+
+from ..types import Chunk, Document
+
+
+@dataclass
+class MetricResult:
+    """A metric's outcome for one chunking.
+
+    Attributes:
+        value: score in [0, 1], or None when the metric is undefined for this input.
+        reason: why the value is None (or a note, e.g. how many pairs were dropped).
+        detail: per-chunk (or per-item) records for reports.
+    """
+
+    value: float | None
+    reason: str | None = None
+    detail: list[dict[str, Any]] = field(default_factory=list)
+
+
+class MetricContext:
+    """Per-document state shared across candidates.
+
+    Attributes:
+        doc: the document.
+        settings: the profile's ``metrics`` section (plain dict).
+        counter: the o200k token counter (or the profile's metric tokenizer).
+    """
+
+    def __init__(self, doc: Document, settings: dict[str, Any] | None = None, counter=None):
+        from ..tokenize import get_counter
+
+        self.doc = doc
+        self.settings = settings or {}
+        self.counter = counter or get_counter(self.settings.get("tokenizer", "o200k_base"))
+        self._cache: dict[Any, Any] = {}
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """Return ``compute()`` cached under ``key`` for this document."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+
+class Metric:
+    """Base class: subclasses set ``key`` and implement :meth:`score`."""
+
+    key: ClassVar[str] = ""
+
+    def score(self, chunks: list[Chunk], ctx: MetricContext) -> MetricResult:  # pragma: no cover
+        """Score one chunking (chunks with exact offsets into ``ctx.doc.text``)."""
+        raise NotImplementedError

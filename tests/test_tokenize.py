@@ -1,0 +1,76 @@
+"""Offline token counters: bundled vocabularies, exact boundaries, and fast-backend parity."""
+
+from __future__ import annotations
+
+import socket
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adachunk.tokenize import CharCounter, TiktokenCounter, get_counter, offline_encoding
+
+
+def test_loads_offline_without_network(monkeypatch):
+    def refuse(*_a, **_k):
+        raise AssertionError("network access attempted")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    offline_encoding.cache_clear()
+    for name in ("o200k_base", "cl100k_base"):
+        enc = offline_encoding(name)
+        assert enc.name == name and enc.encode_ordinary("hello world") == enc.encode("hello world")
+
+
+def test_special_token_strings_are_ordinary_text():
+    c = get_counter("o200k_base")
+    assert c.count("<|endoftext|>") > 1
+    pos, sizes = c.boundaries("a <|endoftext|> b")
+    assert pos[-1] == len("a <|endoftext|> b")
+
+
+def test_unknown_encoding_is_coded():
+    from adachunk.errors import ProfileError
+
+    with pytest.raises(ProfileError) as exc:
+        offline_encoding("p50k_base")
+    assert exc.value.code == "ADA205"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300))
+def test_boundaries_are_char_boundaries_and_sizes_consistent(text):
+    c = get_counter("o200k_base")
+    pos, sizes = c.boundaries(text)
+    assert pos[0] == 0 and pos[-1] == len(text) and sizes[0] == 0
+    assert np.all(np.diff(pos) > 0) or len(text) == 0
+    assert sizes[-1] == c.count(text)
+    # cutting at any candidate and counting both sides never loses text
+    for p in pos[1:-1][:5]:
+        assert text[:p] + text[p:] == text
+
+
+def test_char_counter():
+    pos, sizes = CharCounter().boundaries("héllo")
+    assert pos.tolist() == sizes.tolist() == [0, 1, 2, 3, 4, 5]
+
+
+def test_fast_backend_identical_ids_on_clair(clair_docs):
+    """quicktok is used only because it gives tiktoken's exact ids on the whole corpus."""
+    for name in ("o200k_base", "cl100k_base"):
+        fast = TiktokenCounter(name)
+        if fast.fast is None:
+            pytest.skip("quicktok not installed")
+        ref = offline_encoding(name)
+        for fname, obj in clair_docs:
+            text = obj["full_text"]
+            assert fast.encode(text) == ref.encode_ordinary(text), (name, fname)
+        assert fast.counts(["<|endoftext|> x", "", "y"]) == [len(ref.encode_ordinary("<|endoftext|> x")), 0, 1]
+
+
+def test_tiktoken_backend_forced(monkeypatch):
+    monkeypatch.setenv("ADACHUNK_TOKENIZER_BACKEND", "tiktoken")
+    c = TiktokenCounter("cl100k_base")
+    assert c.backend == "tiktoken" and c.count("hello world") == 2
+    assert c.counts(["hello world", ""]) == [2, 0]
