@@ -43,6 +43,8 @@ class Policy:
         candidates: the candidate pool as ``(type, params dict, display name)``.
         postprocess: post-processing settings (plain dict).
         metrics: metric settings (plain dict).
+        select: selection settings (plain dict).
+        index: vector-index settings (plain dict).
         data: the canonical resolved profile (plain data).
     """
 
@@ -54,4 +56,6 @@ class Policy:
     candidates: tuple[tuple[str, dict, str], ...] = ()
     postprocess: dict = field(default_factory=dict)
     metrics: dict = field(default_factory=dict)
+    select: dict = field(default_factory=dict)
+    index: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)

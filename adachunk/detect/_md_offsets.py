@@ -48,8 +48,8 @@ class LineMap:
     """
 
     text: str
-    starts: list[int] = field(default_factory=list)
-    ends: list[int] = field(default_factory=list)
+    starts: list[int] = field(init=False)
+    ends: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
         spans = [m.span() for m in _EOL.finditer(self.text)]
@@ -62,10 +62,6 @@ class LineMap:
 
     def __len__(self) -> int:
         return len(self.starts)
-
-    def line(self, i: int) -> str:
-        """Line ``i`` without its terminator."""
-        return self.text[self.starts[i] : self.ends[i]]
 
     def line_of(self, offset: int) -> int:
         """Index of the line holding ``offset``."""
@@ -142,6 +138,31 @@ def deep_lines(lm: LineMap, lo: int, max_depth: int) -> list[int]:
         if markers and markers + max(spaces, 0) // 2 > max_depth and (not out or out[-1] != i):
             out.append(i)
     return out
+
+
+def mistletoe_lines(lm: LineMap, lo: int, wrappers: dict) -> tuple[list[str], list[str]]:
+    """The lines mistletoe reads: one per line of the text, each ending in ``\\n``.
+
+    Replacements keep every line's length (so columns still match the original): NUL becomes
+    U+FFFD as CommonMark asks, a leading BOM a space, front matter blank lines. The first list
+    returned also has each HTML wrapper masked as an HTML comment, so that mistletoe treats it
+    as one block across blank lines; the second keeps the wrappers' insides for their own parse.
+    """
+    text = lm.text
+    if "\0" in text:
+        text = text.replace("\0", "\ufffd")
+    if text.startswith("\ufeff"):
+        text = " " + text[1:]
+    lines = [text[s:e] + "\n" for s, e in zip(lm.starts, lm.ends)]
+    for i in range(lo):
+        lines[i] = "\n"
+    plain = list(lines) if wrappers else lines
+    for open_, (close, _inside) in wrappers.items():
+        lines[open_] = " " * (lm.content_start(open_) - lm.starts[open_]) + "<!--\n"
+        for i in range(open_ + 1, close):
+            lines[i] = "x\n"
+        lines[close] = "-->\n"
+    return lines, plain
 
 
 def table_cells(lm: LineMap, row: int, start: int) -> list[Structure]:

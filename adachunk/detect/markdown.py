@@ -203,31 +203,6 @@ def _mistletoe_state() -> Iterator[None]:
              bt.Paragraph.parse_setext, btz.tokenize_block, bt.SetextHeading) = saved
 
 
-def _mistletoe_lines(lm: mo.LineMap, lo: int, wrappers: dict) -> tuple[list[str], list[str]]:
-    """The lines mistletoe reads: one per line of the text, each ending in ``\\n``.
-
-    Replacements keep every line's length (so columns still match the original): NUL becomes
-    U+FFFD as CommonMark asks, a leading BOM a space, front matter blank lines. The first list
-    returned also has each HTML wrapper masked as an HTML comment, so that mistletoe treats it
-    as one block across blank lines; the second keeps the wrappers' insides for their own parse.
-    """
-    text = lm.text
-    if "\0" in text:
-        text = text.replace("\0", "\ufffd")
-    if text.startswith("\ufeff"):
-        text = " " + text[1:]
-    lines = [text[s:e] + "\n" for s, e in zip(lm.starts, lm.ends)]
-    for i in range(lo):
-        lines[i] = "\n"
-    plain = list(lines) if wrappers else lines
-    for open_, (close, _inside) in wrappers.items():
-        lines[open_] = " " * (lm.content_start(open_) - lm.starts[open_]) + "<!--\n"
-        for i in range(open_ + 1, close):
-            lines[i] = "x\n"
-        lines[close] = "-->\n"
-    return lines, plain
-
-
 class _Walker:
     """Turns mistletoe parse buffers into spans (see the module docstring for the rules)."""
 
@@ -331,21 +306,20 @@ def parse_blocks(text: str) -> list[Structure]:
         out.append(lm.span("front_matter", 0, fm))
         lo = fm + 1
     wrappers = mo.find_wrappers(lm, lo)
-    walker = _Walker(lm, _mistletoe_lines(lm, lo, wrappers), wrappers)
+    walker = _Walker(lm, mo.mistletoe_lines(lm, lo, wrappers), wrappers)
     deep = mo.deep_lines(lm, lo, MAX_DEPTH)
     if not deep:
         try:
             walker.run(lo, len(lm))
         except Exception as exc:  # RecursionError despite the depth check, or a mistletoe bug
             log.debug("mistletoe failed on the whole text (%r); parsing it piece by piece", exc)
-            walker.out = []
-            deep = [len(lm)]
-    if deep:
+            walker.out, deep = [], [len(lm)]
+    if deep:  # pieces holding a too deep line, or failing in mistletoe, get the line scan
         for a, b in mo.segments(lm, lo, len(lm), wrappers):
-            mark = len(walker.out)
+            mark, k = len(walker.out), bisect_left(deep, a)
             try:
-                if bisect_left(deep, a) < len(deep) and deep[bisect_left(deep, a)] < b:
-                    raise RecursionError("container nesting deeper than %d" % MAX_DEPTH)
+                if k < len(deep) and deep[k] < b:
+                    raise RecursionError(f"container nesting deeper than {MAX_DEPTH}")
                 walker.run(a, b)
             except Exception as exc:
                 log.debug("lines %d-%d fall back to the line scan (%r)", a + 1, b, exc)

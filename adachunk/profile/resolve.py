@@ -137,7 +137,8 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
     policy = Policy(
         name=profile.name, fingerprint=fp, detectors=built, rules=tuple(rules), solver=solver,
         candidates=tuple(candidates), postprocess=profile.postprocess.model_dump(),
-        metrics=profile.metrics.model_dump(), data=canonical(profile),
+        metrics=profile.metrics.model_dump(), select=profile.select.model_dump(),
+        index=profile.index.model_dump(), data=canonical(profile),
     )
     return ResolvedProfile(profile=profile, policy=policy, files=files + pack_files + extra_files, data=data)
 

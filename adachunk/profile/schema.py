@@ -132,6 +132,34 @@ class MetricsSpec(Strict):
     coref: CorefSpec = Field(default_factory=lambda: CorefSpec(), description="coreference backend")
 
 
+class SelectSpec(Strict):
+    """How the adaptive selection picks one candidate per document."""
+
+    exclude_fallbacks: bool = Field(
+        default=True,
+        description="leave out candidates that fell back (e.g. LLM unreachable) unless nothing else is left",
+    )
+    min_score_gap: float = Field(
+        default=0.0, ge=0,
+        description="a later candidate must beat the best earlier one by more than this to win (ties: profile order)",
+    )
+
+
+class IndexSpec(Strict):
+    """Where and how ``adachunk run`` indexes the winning chunks for retrieval."""
+
+    sink: Literal["lancedb", "qdrant", "none"] = Field(default="lancedb", description="vector store")
+    embed_text: Literal["heading_path+text", "text"] = Field(
+        default="heading_path+text", description="what is embedded: the chunk text, with its heading path prepended or not"
+    )
+    embedder: EmbedderSpec | None = Field(
+        default=None, description="embedding model for the index (default: the metrics embedder)"
+    )
+    qdrant_url: str | None = Field(default=None, description="Qdrant server URL (None: local mode under the output folder)")
+    collection: str = Field(default="chunks", description="table / collection name")
+    batch_size: int = Field(default=64, ge=1, description="embedding batch size")
+
+
 class Profile(Strict):
     """A chunking policy (after ``extends`` and rule packs are merged)."""
 
@@ -147,6 +175,8 @@ class Profile(Strict):
     )
     postprocess: PostprocessSpec = Field(default_factory=PostprocessSpec, description="post-processing QC")
     metrics: MetricsSpec = Field(default_factory=MetricsSpec, description="metrics and weights")
+    select: SelectSpec = Field(default_factory=SelectSpec, description="adaptive selection rules")
+    index: IndexSpec = Field(default_factory=IndexSpec, description="vector index of the winning chunks")
 
 
 class RulePack(Strict):
