@@ -2,52 +2,12 @@
 
 from __future__ import annotations
 
-import glob
-import json
 import os
 import sys
-from pathlib import Path
-from typing import Iterable, Iterator
 
 from ..errors import AdachunkError, InputError, Location
-from ..types import Chunk, Document
-
-
-def expand_inputs(inputs: Iterable[str], suffixes: Iterable[str]) -> Iterator[str]:
-    """Files, folders (recursively, sorted) and globs → input paths, in a stable order."""
-    suffixes = {s.lower() for s in suffixes}
-    for item in inputs:
-        if os.path.isdir(item):
-            found = sorted(str(p) for p in Path(item).rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
-            if not found:
-                raise InputError(code="ADA302", message=f"folder {item} holds no input file ({', '.join(sorted(suffixes))})",
-                                 location=Location(item))
-            yield from found
-        elif any(ch in item for ch in "*?[") and not os.path.exists(item):
-            matches = sorted(glob.glob(item, recursive=True))
-            if not matches:
-                raise InputError(code="ADA302", message=f"no file matches '{item}'", location=Location(item))
-            yield from matches
-        else:
-            yield item
-
-
-def chunk_record(chunk: Chunk, doc: Document, profile_name: str, fingerprint: str, splitter: str) -> dict:
-    """The JSONL record of one chunk (field order fixed for byte-identical output)."""
-    rec = {
-        "id": chunk.id, "doc_id": doc.id, "source": doc.source, "index": chunk.index,
-        "start": chunk.start, "end": chunk.end, "text": chunk.text, "size": chunk.size,
-        "tokens": chunk.tokens, "heading_path": list(chunk.heading_path), "pages": list(chunk.pages),
-        "profile": profile_name, "profile_fingerprint": fingerprint, "splitter": splitter,
-    }
-    if chunk.core_start != chunk.start:
-        rec["core_start"] = chunk.core_start
-    return rec
-
-
-def dumps(obj: dict) -> str:
-    """Compact, deterministic JSON (non-ASCII kept readable)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+from ..ingest.discover import expand_inputs  # noqa: F401 - re-exported for the commands
+from ..sink.records import chunk_record, dumps  # noqa: F401 - re-exported for the commands
 
 
 def print_error(err: AdachunkError) -> None:

@@ -1,0 +1,32 @@
+"""Expand CLI inputs (files, folders, globs) into input paths, in a stable order."""
+
+from __future__ import annotations
+
+import glob
+import os
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..errors import InputError, Location
+
+
+def expand_inputs(inputs: Iterable[str], suffixes: Iterable[str]) -> Iterator[str]:
+    """Files as given; folders recursively (sorted, supported suffixes only); globs sorted.
+
+    A folder without any supported file, or a glob matching nothing, is an ``ADA302`` error.
+    """
+    suffixes = {s.lower() for s in suffixes}
+    for item in inputs:
+        if os.path.isdir(item):
+            found = sorted(str(p) for p in Path(item).rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
+            if not found:
+                raise InputError(code="ADA302", message=f"folder {item} holds no input file ({', '.join(sorted(suffixes))})",
+                                 location=Location(item))
+            yield from found
+        elif any(ch in item for ch in "*?[") and not os.path.exists(item):
+            matches = sorted(glob.glob(item, recursive=True))
+            if not matches:
+                raise InputError(code="ADA302", message=f"no file matches '{item}'", location=Location(item))
+            yield from matches
+        else:
+            yield item

@@ -1,0 +1,105 @@
+"""Coreference backends for RC and the ``coref.type: auto`` selection.
+
+:func:`get_backend` turns the profile's ``metrics.coref`` section into a backend instance:
+
+* an explicit ``type`` (``precomputed.v1``, ``heuristic.v1``, ``maverick.v1``, a plugin) is
+  built with the section's other fields as its ``Params``;
+* ``auto`` picks ``precomputed.v1`` when the document carries pairs (the paper's CLAIR JSON, a
+  side file), else the first offline backend of :data:`OFFLINE_DEFAULTS` that is registered
+  and available, else nothing (RC is then None with :data:`NO_BACKEND`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any, Mapping
+
+from ...errors import ProfileError
+from ...registry import coref
+from ...types import Document
+from .base import CorefBackend, CorefParams, PairSet, validate_pairs
+from .precomputed import NAME as PRECOMPUTED, PrecomputedBackend, has_pairs
+
+log = logging.getLogger("adachunk.metrics")
+
+# Offline backends ``auto`` may fall back to, in preference order, with the module that
+# registers each (imported on demand so spaCy & co. load only when used).
+OFFLINE_DEFAULTS: tuple[tuple[str, str], ...] = (
+    ("heuristic.v1", "adachunk.metrics.coref.heuristic"),
+)
+# Every built-in backend and the module that registers it, for explicit ``type:`` names.
+MODULES: dict[str, str] = {
+    **dict(OFFLINE_DEFAULTS),
+    "maverick.v1": "adachunk.metrics.coref.maverick",
+}
+NO_BACKEND = "no coreference backend available"
+
+__all__ = ["CorefBackend", "CorefParams", "PairSet", "PrecomputedBackend", "get_backend",
+           "validate_pairs", "NO_BACKEND", "OFFLINE_DEFAULTS"]
+
+
+def _as_dict(spec: Any) -> dict[str, Any]:
+    if spec is None:
+        return {"type": "auto"}
+    if hasattr(spec, "model_dump"):
+        spec = spec.model_dump()
+    if not isinstance(spec, Mapping):
+        raise ProfileError(code="ADA203", message=f"metrics.coref must be a mapping, not {type(spec).__name__}",
+                           key_path="metrics.coref")
+    return dict(spec)
+
+
+def _ensure_registered(name: str, module: str) -> bool:
+    """Import ``module`` if ``name`` is not registered yet; False when the module is absent."""
+    if name in coref:
+        return True
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and module.startswith(exc.name):
+            return False  # the backend is not part of this installation
+        raise
+    return name in coref
+
+
+def _build(name: str, fields: dict[str, Any]) -> CorefBackend:
+    """Instantiate the registered backend ``name`` with ``fields`` as its Params."""
+    cls = coref.get(name)
+    params_cls = getattr(cls, "Params", None)
+    if params_cls is None:
+        return cls()
+    try:
+        params = params_cls(**fields)
+    except Exception as exc:  # pydantic ValidationError: the profile's fault
+        raise ProfileError(code="ADA203", message=f"invalid parameters for coreference backend {name}: {exc}",
+                           key_path="metrics.coref") from None
+    return cls(params)
+
+
+def get_backend(spec: Any, doc: Document) -> CorefBackend | None:
+    """The coreference backend for ``doc`` under the profile's ``metrics.coref`` ``spec``.
+
+    Args:
+        spec: the ``metrics.coref`` section (dict or pydantic model); ``None`` means ``auto``.
+        doc: the document (``auto`` looks at whether it carries pairs).
+
+    Returns:
+        A backend instance, or None when ``auto`` finds no usable backend.
+
+    Raises:
+        ProfileError: an explicit ``type`` is unknown (``ADA205``) or its fields are invalid.
+    """
+    fields = _as_dict(spec)
+    name = str(fields.pop("type", "auto"))
+    if name != "auto":
+        if name in MODULES:
+            _ensure_registered(name, MODULES[name])
+        return _build(name, fields)
+    if has_pairs(doc):
+        return _build(PRECOMPUTED, {})
+    for known, module in OFFLINE_DEFAULTS:
+        if _ensure_registered(known, module) and getattr(coref.get(known), "available", lambda: True)():
+            return _build(known, {})
+    log.debug("%s: %s", doc.id, NO_BACKEND)
+    return None

@@ -1,0 +1,1 @@
+"""Output sinks: chunk records (JSONL/Parquet) and vector stores (LanceDB embedded, Qdrant)."""

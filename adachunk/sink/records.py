@@ -1,0 +1,44 @@
+"""The JSON record of a chunk, shared by ``adachunk chunk``, ``adachunk run`` and the sinks."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..types import Chunk, Document
+
+# Field order is fixed so that output files are byte-identical across runs.
+CHUNK_FIELDS = ("id", "doc_id", "source", "index", "start", "end", "text", "size", "tokens", "heading_path",
+                "pages", "profile", "profile_fingerprint", "splitter")
+
+
+def chunk_record(chunk: Chunk, doc: Document, profile_name: str, fingerprint: str, splitter: str,
+                 **extra: Any) -> dict[str, Any]:
+    """One chunk as a plain dict (``core_start`` added only when the chunk has overlap)."""
+    rec = {
+        "id": chunk.id, "doc_id": doc.id, "source": doc.source, "index": chunk.index,
+        "start": chunk.start, "end": chunk.end, "text": chunk.text, "size": chunk.size,
+        "tokens": chunk.tokens, "heading_path": list(chunk.heading_path), "pages": list(chunk.pages),
+        "profile": profile_name, "profile_fingerprint": fingerprint, "splitter": splitter,
+    }
+    if chunk.core_start != chunk.start:
+        rec["core_start"] = chunk.core_start
+    rec.update(extra)
+    return rec
+
+
+def embed_text(record: dict[str, Any], mode: str = "heading_path+text") -> str:
+    """What the vector index embeds for a chunk: its text, optionally after its heading path.
+
+    The source slice (``text``) stays untouched; only the embedded string carries the context
+    (like Docling's ``contextualize()``).
+    """
+    path = record.get("heading_path") or []
+    if mode == "heading_path+text" and path:
+        return " > ".join(path) + "\n\n" + record["text"]
+    return record["text"]
+
+
+def dumps(obj: Any) -> str:
+    """Compact, deterministic JSON (non-ASCII kept readable)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,382 @@
+"""``llm_regex.v1``: a language model picks one delimiter regex for a whole document (paper §3.5).
+
+The first ~8,000 o200k tokens of the document (whole lines) go to an OpenAI-compatible endpoint
+with a prompt asking for a single Python ``re`` delimiter inside ``<regex>…</regex>``. Every match
+of that pattern in the *whole* document starts a new chunk (the delimiter belongs to the next
+chunk, as in the paper), pieces under ``min_piece_chars`` characters join the next piece.
+
+Where the paper only *asks* the model to respect tables and figures, this splitter enforces it:
+a cut strictly inside a ``<Table>``/``<Figure>`` block, a Markdown table or a fenced code block
+is dropped. The pattern runs under a time bound (RE2 or the ``regex`` module's timeout, see
+:mod:`._safe_regex`).
+
+The splitter never raises for endpoint or model trouble: an unreachable endpoint, a timeout, an
+HTTP error, an answer without a tag, or a pattern that is invalid, too slow or useless all lead to
+the ``fallback`` strategy, with ``meta["status"] = "fallback"`` and ``meta["fallback"] =
+{"reason": code, "detail": text}``. Chunk sizes are left to the pool's post-processing.
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from ..detect.base import DetectContext
+from ..detect.markdown import parse_blocks
+from ..params import ComponentParams
+from ..policy import Policy
+from ..registry import splitters
+from ..tokenize import get_counter
+from ..types import Chunking, Document, Structure
+from . import _llm_client as llm
+from ._safe_regex import UnsafePattern, compile_safe, extract_tag, repair_escapes, unwrap
+from .assemble import HeadingIndex, build_chunks
+
+log = logging.getLogger("adachunk.split")
+
+NAME = "llm_regex.v1"
+CONTEXT_ENCODING = "o200k_base"  # the budget is the model's, whatever the profile's tokenizer
+_CONTEXT_SLOT = "[[DOCUMENT]]"
+_WRAPPER_TAG = re.compile(r"<(/?)(table|figure)\b[^>]*>", re.IGNORECASE)
+_PROTECTED_BLOCKS = ("table", "code", "front_matter")
+# Failures where the pattern as written might work once its escaping is repaired.
+_REPAIRABLE = ("invalid_regex", "no_match", "no_split")
+
+SYSTEM_PROMPT = """\
+You decide where long documents are cut into chunks for a retrieval-augmented generation (RAG) \
+system. You never rewrite the document. You answer with ONE regular expression; a program then \
+cuts the whole document at every match of it.
+
+How your expression is used:
+- It is compiled with Python's `re` module and applied to the entire document, of which you see \
+only the beginning, so it must describe a pattern that recurs throughout.
+- Every match starts a new chunk and the matched text stays at the start of that chunk. A \
+zero-width pattern that only looks ahead, such as `(?m)^(?=## )`, cuts without moving anything.
+- Put flags inline at the very start, for example `(?m)` so that `^` matches at each line start.
+
+What a good delimiter does:
+- It follows the document's own structure: headings, numbered articles, sections, clauses or \
+notes. Pick the level that gives chunks of a few hundred to about a thousand words; never cut at \
+every line or every sentence.
+- It keeps every title or heading together with the text that follows it.
+- It never cuts inside a table (`<Table>` ... `</Table>`) or a figure (`<Figure>` ... `</Figure>`).
+- It never separates the items of a list from each other or from the sentence introducing them.
+- It never separates a footnote from the text it belongs to, and never cuts through a paragraph.
+- Without any visible structure, cut between paragraphs: `\\n\\n(?=\\S)`.
+
+Answer format: `<regex>PATTERN</regex>` with the pattern written as in a raw Python string (a \
+single backslash in `\\n`, `\\d`, `\\s`), without quotes, slashes or code fences. At most one \
+short sentence may follow the tag."""
+
+USER_TEMPLATE = """\
+<example>
+<document>
+# Master Services Agreement
+
+This Agreement is made between Northwind Ltd (the "Supplier") and Contoso SA (the "Client").
+
+## Article 1 - Definitions
+
+In this Agreement:
+- "Services" means the services listed in Annex A;
+- "Fees" means the amounts set out in Article 3.
+
+## Article 2 - Term
+
+The Agreement starts on 1 March 2024 and runs for three years.[^1]
+
+[^1]: Renewal is governed by Article 9.
+
+## Article 3 - Fees
+
+<Table>
+| Service | Monthly fee |
+| --- | --- |
+| Hosting | EUR 1,200 |
+</Table>
+
+Fees are invoiced monthly in arrears.
+</document>
+<answer><regex>(?m)^(?=## )</regex> One chunk per article, each with its heading, list, \
+footnote and table.</answer>
+</example>
+
+Choose the delimiter for the following document. Reply with <regex>...</regex>.
+<document>
+[[DOCUMENT]]
+</document>"""
+
+
+class LLMRegexParams(ComponentParams):
+    """Profile fields of ``llm_regex.v1`` (API keys are read from the environment, never here)."""
+
+    model: str = Field(default="gpt-4o", min_length=1,
+                       description="chat model name sent to the endpoint")
+    base_url: str | None = Field(
+        default=None,
+        description="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1; null reads "
+        "ADACHUNK_LLM_BASE_URL, then OPENAI_BASE_URL, then uses OpenAI's")
+    api_key_env: str = Field(
+        default="OPENAI_API_KEY", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+        description="name of the environment variable holding the API key (not required for a "
+        "localhost endpoint)")
+    timeout_s: float = Field(default=120.0, gt=0, le=3600,
+                             description="HTTP timeout of one attempt, seconds")
+    max_retries: int = Field(
+        default=2, ge=0, le=8,
+        description="extra attempts after a connection error, timeout, HTTP 429 or 5xx")
+    backoff_s: float = Field(
+        default=1.0, ge=0, le=60,
+        description="first retry delay in seconds; doubles per retry, with a jitter seeded by "
+        "the request")
+    prompt_tokens: int = Field(
+        default=8000, ge=50, le=1_000_000,
+        description="o200k tokens of the document's beginning (whole lines) shown to the model")
+    max_tokens: int = Field(default=300, ge=16, le=8192,
+                            description="most tokens the model may answer")
+    temperature: float = Field(default=0.0, ge=0, le=2, description="sampling temperature")
+    regex_timeout_s: float = Field(
+        default=5.0, gt=0, le=600,
+        description="time bound for running the model's pattern on the whole document (CPU "
+        "seconds with the regex module, wall seconds with RE2)")
+    min_piece_chars: int = Field(
+        default=10, ge=0,
+        description="pieces shorter than this many characters join the next piece (paper: 10)")
+    cache: bool = Field(default=True,
+                        description="cache answers on disk (re-runs are free and deterministic)")
+    cache_dir: str | None = Field(
+        default=None,
+        description="cache directory; null uses $ADACHUNK_CACHE_DIR/llm or ~/.cache/adachunk/llm")
+    fallback: Literal["headings", "single"] = Field(
+        default="headings",
+        description="what to do without a usable pattern: 'headings' cuts before Markdown "
+        "headings up to fallback_heading_level; 'single' keeps one chunk (the paper)")
+    fallback_heading_level: int = Field(
+        default=3, ge=1, le=6,
+        description="deepest heading level the 'headings' fallback cuts before")
+
+    @field_validator("base_url")
+    @classmethod
+    def _url(cls, v: str | None) -> str | None:
+        if v is not None and not re.match(r"^https?://[^\s/]+", v):
+            raise ValueError("base_url must start with http:// or https:// and name a host")
+        return v
+
+
+def head_context(text: str, budget: int) -> tuple[str, dict[str, Any]]:
+    """The longest run of whole lines from the start whose o200k count stays within ``budget``.
+
+    Lines are counted one by one (cost proportional to the context, not the document). When even
+    the first line is too long, it is cut at the last token boundary within the budget.
+    """
+    counter = get_counter(CONTEXT_ENCODING)
+    pos, used, lines = 0, 0, 0
+    while pos < len(text):
+        nl = text.find("\n", pos)
+        end = len(text) if nl < 0 else nl + 1
+        n = counter.count(text[pos:end])
+        if used + n > budget:
+            break
+        pos, used, lines = end, used + n, lines + 1
+    truncated = pos < len(text)
+    if pos == 0 and text:
+        positions, sizes = counter.boundaries(text[: budget * 16])
+        k = int(bisect.bisect_right(sizes.tolist(), budget)) - 1
+        pos, used = int(positions[k]), int(sizes[k])
+    return text[:pos], {"chars": pos, "tokens": used, "lines": lines, "truncated": truncated}
+
+
+def build_messages(context: str) -> tuple[tuple[str, str], ...]:
+    """System and user messages for one document's beginning."""
+    return (("system", SYSTEM_PROMPT), ("user", USER_TEMPLATE.replace(_CONTEXT_SLOT, context)))
+
+
+def wrapper_spans(text: str) -> list[tuple[int, int]]:
+    """``<Table>…</Table>`` and ``<Figure>…</Figure>`` spans, tags included, found in one pass.
+
+    Tags pair like brackets (per name, so nesting works); an opening tag never closed protects
+    nothing, since its extent is unknown.
+    """
+    open_at: dict[str, list[int]] = {"table": [], "figure": []}
+    spans = []
+    for m in _WRAPPER_TAG.finditer(text):
+        stack = open_at[m.group(2).lower()]
+        if not m.group(1):
+            stack.append(m.start())
+        elif stack:
+            spans.append((stack.pop(), m.end()))
+    return spans
+
+
+def protected_spans(text: str, blocks: list[Structure]) -> list[tuple[int, int]]:
+    """Merged spans no cut may fall strictly inside: tag-wrapped tables/figures, tables, code."""
+    spans = wrapper_spans(text)
+    spans += [(b.start, b.end) for b in blocks if b.label in _PROTECTED_BLOCKS]
+    spans += [(b.start, b.end) for b in blocks if b.label == "html_block"
+              and re.match(r"<(table|figure)\b", text[b.start : b.start + 8], re.IGNORECASE)]
+    merged: list[tuple[int, int]] = []
+    for s, e in sorted(spans):
+        if merged and s < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], e))
+        else:
+            merged.append((s, e))
+    return merged
+
+
+def usable_cuts(points: list[int], n: int, protected: list[tuple[int, int]],
+                min_piece: int) -> tuple[list[int], int]:
+    """Interior cuts kept from raw match starts, and how many fell inside protected spans.
+
+    A point strictly inside a protected span is dropped; a piece shorter than ``min_piece``
+    characters joins the next one (its end cut is dropped), the paper's ``min_len`` rule.
+    """
+    starts = [s for s, _ in protected]
+    cuts, dropped, last = [], 0, 0
+    for p in sorted(set(points)):
+        if p <= 0 or p >= n:
+            continue
+        i = bisect.bisect_right(starts, p) - 1
+        if i >= 0 and protected[i][0] < p < protected[i][1]:
+            dropped += 1
+            continue
+        if p - last >= min_piece:
+            cuts.append(p)
+            last = p
+    return cuts, dropped
+
+
+@dataclass
+class _Job:
+    """One document being split: its Markdown blocks, protected spans and the growing metadata."""
+
+    doc: Document
+    policy: Policy
+    blocks: list[Structure]
+    protected: list[tuple[int, int]]
+    meta: dict[str, Any]
+
+
+@splitters.register(NAME)
+class LLMRegexSplitter:
+    """Candidate splitter: one model-chosen delimiter regex, safely applied, with a fallback."""
+
+    Params = LLMRegexParams
+
+    def __init__(self, params: LLMRegexParams | None = None):
+        self.params = params or LLMRegexParams()
+
+    def split(self, doc: Document, policy: Policy) -> Chunking:
+        """Chunk ``doc``; see the module docstring for the outcomes recorded in ``meta``."""
+        if not doc.text:
+            return Chunking([], NAME, {"model": self.params.model, "status": "empty"})
+        ctx = DetectContext(doc.text)
+        blocks = ctx.memo(("markdown.blocks",), lambda: parse_blocks(doc.text))
+        job = _Job(doc, policy, blocks, protected_spans(doc.text, blocks),
+                   {"model": self.params.model})
+        try:
+            cuts = self._model_cuts(job)
+        except (llm.LLMFailure, UnsafePattern) as why:
+            return self._fallback(job, why.reason, why.detail)
+        job.meta["status"] = "ok"
+        return self._chunking(job, cuts)
+
+    def _model_cuts(self, job: _Job) -> list[int]:
+        """Ask the model (or the cache) for a pattern and turn it into cuts; raise when unusable."""
+        p, meta = self.params, job.meta
+        context, meta["context"] = head_context(job.doc.text, p.prompt_tokens)
+        request = llm.Request(model=p.model, base_url=llm.resolve_base_url(p.base_url),
+                              messages=build_messages(context), temperature=p.temperature,
+                              max_tokens=p.max_tokens)
+        meta["base_url"], meta["cached"] = llm.redact_url(request.base_url), False
+        try:
+            reply = llm.complete(request, api_key_env=p.api_key_env, timeout_s=p.timeout_s,
+                                 max_retries=p.max_retries, backoff_s=p.backoff_s,
+                                 cache=self._cache())
+        except llm.LLMFailure as failure:
+            meta["llm"] = {"model": p.model, "attempts": failure.attempts}
+            raise
+        meta["cached"] = reply.cached
+        meta["llm"] = {"model": reply.model, "prompt_tokens": reply.prompt_tokens,
+                       "completion_tokens": reply.completion_tokens, "latency_s": reply.latency_s,
+                       "attempts": reply.attempts, "finish_reason": reply.finish_reason}
+        raw = extract_tag(reply.content)
+        if raw is None:
+            meta["answer"] = reply.content[:500]
+            raise UnsafePattern("no_regex_tag", "the answer has no <regex>...</regex> tag")
+        return self._apply(raw, job)
+
+    def _cache(self) -> llm.ResponseCache | None:
+        if not self.params.cache:
+            return None
+        where = self.params.cache_dir
+        return llm.ResponseCache(Path(where).expanduser() if where else llm.default_cache_dir())
+
+    def _apply(self, raw: str, job: _Job) -> list[int]:
+        """Cuts from the model's pattern, after one escaping repair if it fails as written."""
+        meta = job.meta
+        pattern, repairs = unwrap(raw)
+        meta["regex"], meta["regex_repairs"] = pattern, repairs
+        try:
+            return self._cuts(pattern, job)
+        except UnsafePattern as first:
+            fixed, more = repair_escapes(pattern)
+            if first.reason not in _REPAIRABLE or fixed == pattern:
+                raise
+            try:
+                cuts = self._cuts(fixed, job)
+            except UnsafePattern as second:
+                raise UnsafePattern(first.reason, f"{first.detail}; after repairing "
+                                    f"{'+'.join(more)}: {second.reason}") from None
+            meta["regex"], meta["regex_repairs"] = fixed, repairs + more
+            return cuts
+
+    def _cuts(self, pattern: str, job: _Job) -> list[int]:
+        p, text, meta = self.params, job.doc.text, job.meta
+        safe = compile_safe(pattern, text, p.regex_timeout_s)
+        meta["regex_engine"] = safe.engine
+        points = safe.match_starts(text, p.regex_timeout_s, max_points=len(text) // 8 + 16)
+        if not points:
+            raise UnsafePattern("no_match", f"{pattern[:200]!r} matches nothing in the document")
+        cuts, dropped = usable_cuts(points, len(text), job.protected, p.min_piece_chars)
+        meta["matches"], meta["dropped_protected"] = len(points), dropped
+        if not cuts:
+            raise UnsafePattern("no_split", f"{len(points)} match(es), none usable as a cut "
+                                f"({dropped} inside tables/figures/code, the rest at the start "
+                                "or making tiny pieces)")
+        return cuts
+
+    def _fallback(self, job: _Job, reason: str, detail: str) -> Chunking:
+        """Chunks from the fallback strategy, with the reason recorded."""
+        log.info("llm_regex.v1 falls back (%s) on %s: %s", reason, job.doc.id, detail)
+        job.meta["status"] = "fallback"
+        job.meta["fallback"] = {"reason": reason, "detail": detail,
+                                "strategy": self.params.fallback}
+        cuts: list[int] = []
+        if self.params.fallback == "headings":
+            text, level = job.doc.text, self.params.fallback_heading_level
+            # Cut at the heading's line start, so a quoted or indented heading keeps its prefix.
+            starts = [text.rfind("\n", 0, b.start) + 1 for b in job.blocks
+                      if b.label == "heading" and 1 <= (b.level or 1) <= level]
+            cuts, _ = usable_cuts(starts, len(text), job.protected, self.params.min_piece_chars)
+        return self._chunking(job, cuts)
+
+    @staticmethod
+    def _chunking(job: _Job, cuts: list[int]) -> Chunking:
+        doc, settings = job.doc, job.policy.solver
+        counter = get_counter(settings.tokenizer)
+        if settings.granularity == "chars":
+            size_of = lambda s, e: e - s  # noqa: E731
+        else:
+            size_of = lambda s, e: counter.count(doc.text[s:e])  # noqa: E731
+        bounds = [0, *cuts, len(doc.text)]
+        headings = HeadingIndex(doc.text, [b for b in job.blocks if b.label == "heading"])
+        chunks = build_chunks(doc, list(zip(bounds, bounds[1:])),
+                              fingerprint=job.policy.fingerprint, count_tokens=counter.count,
+                              unit_size=size_of, headings=headings)
+        return Chunking(chunks, NAME, job.meta)
