@@ -13,6 +13,7 @@ _BUILTIN_MODULES = (
     "adachunk.detect.regex",
     "adachunk.detect.grammar",
     "adachunk.split.dp",
+    "adachunk.ingest.pdf",
     "adachunk.split.llm_regex",
     "adachunk.metrics.size", "adachunk.metrics.blocks", "adachunk.metrics.references",
     "adachunk.metrics.coref.precomputed",

@@ -149,4 +149,5 @@ CODES = {
     "ADA311": "every candidate of the pool failed on a document",
     "ADA312": "output folder has no vector index",
     "ADA313": "a chunk list does not cover its document in order (gap, order, text mismatch)",
+    "ADA314": "optional PDF backend not installed (pymupdf: AGPL-3.0)",
 }

@@ -17,6 +17,7 @@ from .common import print_error
 COMMANDS = (
     "adachunk.cli.chunk_cmd",
     "adachunk.cli.profile_cmd",
+    "adachunk.cli.convert_cmd",
     "adachunk.cli.score_cmd",
 )
 

@@ -1,0 +1,252 @@
+"""pdfplumber extraction: open (with coded errors), words with font facts, ruled tables.
+
+Speed: pdfplumber turns every pdfminer object into a dictionary of ~25 resolved attributes,
+which costs more than interpreting the page itself. Characters and ruling shapes are therefore
+read from pdfminer's layout objects (``page.layout``) with only the attributes needed; words come
+from pdfplumber's own :class:`~pdfplumber.utils.text.WordExtractor`, and tables from its
+lattice :class:`~pdfplumber.table.TableFinder` fed with the ruling edges (only on pages that have
+two horizontal and two vertical rulings at least). Cell text is taken from the page's words.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from collections import Counter
+from typing import Any, Iterator
+
+from ..errors import InputError, Location
+from ._pdf_lines import anchor, group_lines, reading_order
+from ._pdf_model import RawPage, RawTable, Word
+from ._pdf_text import join_lines
+
+log = logging.getLogger("adachunk.ingest")
+
+_BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.I)
+_CID = re.compile(r"\(cid:\d+\)")
+# WinAnsiEncoding maps unused codes to the bullet (PDF 1.7, Annex D note 3); pdfminer does not
+WINANSI_BULLET = "(cid:127)"
+_NO_VOCAB: Counter[str] = Counter()
+MIN_PAGES_PER_WORKER = 8  # below this, spawning a process costs more than it saves
+
+
+def open_pdf(data: bytes, source: str, password: str | None = None) -> Any:
+    """Open PDF bytes with pdfplumber; encrypted and unparseable files become coded errors."""
+    import pdfplumber
+    from pdfminer.pdfdocument import PDFEncryptionError
+
+    try:
+        pdf = pdfplumber.open(io.BytesIO(data), password=password or "")
+        _ = pdf.pages  # the page tree is parsed lazily: force it so a broken tree fails here
+    except Exception as exc:  # pdfplumber wraps every pdfminer failure in PdfminerException
+        cause = exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else exc
+        if isinstance(cause, PDFEncryptionError):
+            raise encrypted_error(source, bool(password)) from None
+        raise corrupt_error(source, f"cannot parse the PDF ({type(cause).__name__}: {cause})") from None
+    return pdf
+
+
+def encrypted_error(source: str, had_password: bool) -> InputError:
+    """``ADA308``: the PDF is encrypted and the password is missing or wrong."""
+    what = "the password given is wrong" if had_password else "it needs a password to open"
+    return InputError(code="ADA308", message=f"the PDF is encrypted and {what}", location=Location(source),
+                      hint="pass the user password (adachunk convert --password), or decrypt it first (qpdf --decrypt)")
+
+
+def corrupt_error(source: str, detail: str) -> InputError:
+    """``ADA310``: the PDF is corrupt or truncated."""
+    return InputError(code="ADA310", message=f"corrupt or truncated PDF: {detail}", location=Location(source),
+                      hint="re-download or re-export the file; 'qpdf --check' shows what is broken")
+
+
+def _walk(objs, chars: list, shapes: list, page_h: float, mb: tuple) -> None:
+    """Collect chars and ruling shapes as light dicts in pdfplumber's coordinates, recursively."""
+    from pdfminer.layout import LTChar, LTContainer, LTCurve, LTLine, LTRect
+
+    for obj in objs:
+        if isinstance(obj, LTChar):
+            if not obj.upright:
+                continue  # rotated margin text (arXiv stamps, sidebars) is not body text
+            chars.append({
+                "text": obj.get_text(), "x0": obj.x0 + mb[0], "x1": obj.x1 + mb[0],
+                "top": page_h - obj.y1 + mb[1], "bottom": page_h - obj.y0 + mb[1], "doctop": 0.0,
+                "upright": True, "size": round(obj.size, 2), "fontname": obj.fontname,
+            })
+        elif isinstance(obj, LTCurve):
+            top = page_h - obj.y1 + mb[1]
+            shape = {"object_type": "rect" if isinstance(obj, LTRect) else "line" if isinstance(obj, LTLine)
+                     else "curve", "x0": obj.x0 + mb[0], "x1": obj.x1 + mb[0], "top": top, "doctop": top,
+                     "bottom": page_h - obj.y0 + mb[1], "y0": obj.y0, "y1": obj.y1,
+                     "width": obj.x1 - obj.x0, "height": obj.y1 - obj.y0}
+            if shape["object_type"] == "curve":
+                shape["pts"] = [(mb[0] + x, mb[1] + page_h - y) for x, y in obj.pts]
+            shapes.append(shape)
+        elif isinstance(obj, LTContainer):
+            _walk(obj, chars, shapes, page_h, mb)
+
+
+def _may_hold_table(shapes: list[dict]) -> bool:
+    """Two horizontal and two vertical rulings at least (a rectangle counts as both)."""
+    h = sum(1 for s in shapes if s["object_type"] != "line" or s["height"] <= 1.0)
+    v = sum(1 for s in shapes if s["object_type"] != "line" or s["width"] <= 1.0)
+    return h >= 2 and v >= 2
+
+
+def _words(chars: list[dict]) -> tuple[list[Word], int]:
+    """pdfplumber's word grouping; returns the words and how many unmapped glyphs were dropped."""
+    from pdfplumber.utils.text import WordExtractor
+
+    # a relative tolerance: 3 points (pdfplumber's default) merges words set in 10 pt type
+    extractor = WordExtractor(x_tolerance_ratio=0.15, y_tolerance=3, extra_attrs=["fontname", "size"])
+    out, dropped = [], 0
+    for w in extractor.extract_words(chars):
+        text = w["text"]
+        if "(cid:" in text:
+            if text == WINANSI_BULLET:
+                text = "\u2022"
+            else:
+                dropped += len(_CID.findall(text))
+                text = _CID.sub("", text)
+            if not text.strip():
+                continue
+        out.append(Word(text, w["x0"], w["x1"], w["top"], w["bottom"], float(w["size"]),
+                        bool(_BOLD.search(w["fontname"] or ""))))
+    return out, dropped
+
+
+class _RulingView:
+    """The part of a pdfplumber page that :class:`~pdfplumber.table.TableFinder` reads (its
+    ruling edges and box), built from the light shapes instead of pdfplumber's full object model."""
+
+    def __init__(self, shapes: list[dict], bbox: tuple[float, float, float, float]):
+        from pdfplumber.utils import obj_to_edges
+
+        self.edges = [e for s in shapes for e in obj_to_edges(s)]
+        self.bbox = bbox
+
+
+def _find_cells(page, shapes: list[dict]) -> list[list[list[tuple | None]]]:
+    """Cell boxes of each ruled table, row by row (pdfplumber's lattice algorithm)."""
+    from pdfplumber.table import TableFinder
+
+    try:
+        tables = TableFinder(_RulingView(shapes, tuple(page.bbox))).tables
+    except (AttributeError, KeyError, TypeError):  # a pdfplumber whose finder reads more: full model
+        tables = page.find_tables()
+    return [[list(row.cells) for row in t.rows] for t in tables]
+
+
+def _grid_top(grid: list[list[tuple | None]]) -> float:
+    return min((c[1] for row in grid for c in row if c is not None), default=0.0)
+
+
+def _tables(page, shapes: list[dict], words: list[Word]) -> list[RawTable]:
+    """Ruled tables with at least two rows and two columns (a framed paragraph is not a table);
+    cell text comes from the page's words (center inside the cell)."""
+    out = []
+    for grid in sorted(_find_cells(page, shapes), key=_grid_top):
+        boxes = [c for row in grid for c in row if c is not None]
+        if not boxes:
+            continue
+        x0, top = min(c[0] for c in boxes), min(c[1] for c in boxes)
+        x1, bottom = max(c[2] for c in boxes), max(c[3] for c in boxes)
+        inside = [w for w in words if x0 <= (w.x0 + w.x1) / 2 <= x1 and top <= (w.top + w.bottom) / 2 <= bottom]
+        rows = [[_cell_text(c, inside) for c in row] for row in grid]
+        rows = [r for r in rows if any(r)]
+        ncols = max((len(r) for r in rows), default=0)
+        if len(rows) < 2 or ncols < 2:
+            continue
+        xs = sorted({round(c[0], 1) for c in boxes} | {round(x1, 1)})
+        out.append(RawTable(top, bottom, x0, x1, [r + [""] * (ncols - len(r)) for r in rows], xs))
+    return out
+
+
+def _cell_text(box: tuple | None, words: list[Word]) -> str:
+    """The words of one cell in reading order, lines joined (a word broken by a hyphen rejoined)."""
+    if box is None:
+        return ""
+    x0, top, x1, bottom = box
+    ws = [w for w in words if x0 <= (w.x0 + w.x1) / 2 <= x1 and top <= (w.top + w.bottom) / 2 <= bottom]
+    if not ws:
+        return ""
+    lines = group_lines(ws)
+    lines.sort(key=lambda ln: (ln.top, ln.x0))
+    return _cell([ln.text for ln in lines])
+
+
+def _cell(lines: list[str]) -> str:
+    """A cell's lines re-flowed like a paragraph (no document vocabulary at this stage)."""
+    return join_lines(lines, _NO_VOCAB) if lines else ""
+
+
+def _inside(w: Word, tables: list[RawTable]) -> bool:
+    cx, cy = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
+    return any(t.x0 <= cx <= t.x1 and t.top <= cy <= t.bottom for t in tables)
+
+
+def extract_page(page, number: int) -> RawPage:
+    """One pdfplumber page → lines in reading order (table text removed) and tables."""
+    chars: list[dict] = []
+    shapes: list[dict] = []
+    mb = (float(page.mediabox[0]), float(page.mediabox[1]))
+    _walk(page.layout, chars, shapes, float(page.height), mb)
+    words, dropped = _words(chars)
+    if dropped:
+        log.warning("page %d: %d glyphs have no Unicode mapping and were dropped", number, dropped)
+    tables = _tables(page, shapes, words) if _may_hold_table(shapes) else []
+    if tables:
+        words = [w for w in words if not _inside(w, tables)]
+    lines, gutter = reading_order(group_lines(words), float(page.width)) if words else ([], None)
+    for t in tables:
+        t.anchor = anchor(lines, t.top, t.x0, t.x1, gutter)
+    has_text = bool(words) or any(any(c for r in t.rows for c in r) for t in tables)
+    return RawPage(number, float(page.width), float(page.height), lines, tables, has_text)
+
+
+def iter_pages(pdf, source: str, start: int = 0, stop: int | None = None) -> Iterator[RawPage]:
+    """Pages ``start..stop`` (0-based, ``stop`` excluded) of an open pdfplumber PDF; a page whose
+    content cannot be parsed is ``ADA310``."""
+    for i, page in enumerate(pdf.pages[start:stop], start + 1):
+        try:
+            raw = extract_page(page, i)
+        except InputError:
+            raise
+        except Exception as exc:
+            raise corrupt_error(source, f"page {i} cannot be read ({type(exc).__name__}: {exc})") from None
+        finally:
+            page.close()  # drop pdfplumber's per-page caches: memory stays flat on long files
+        yield raw
+
+
+def _extract_range(data: bytes, source: str, password: str | None, start: int, stop: int) -> list[RawPage]:
+    """Worker: open the PDF and extract one range of pages (pages pickle, pdfplumber objects do not)."""
+    pdf = open_pdf(data, source, password)
+    try:
+        return list(iter_pages(pdf, source, start, stop))
+    finally:
+        pdf.close()
+
+
+def extract_all(data: bytes, source: str, password: str | None, workers: int = 1) -> list[RawPage]:
+    """Every page of the PDF, extracted in ``workers`` processes when the file is long enough.
+
+    Extraction is pure Python (pdfminer) and CPU-bound, so page ranges run in separate processes
+    (spawned: forking a process that holds numba or torch state is unsafe); each worker opens
+    the bytes itself. Short files stay in this process, where start-up costs nothing.
+    """
+    pdf = open_pdf(data, source, password)
+    try:
+        n = len(pdf.pages)
+        if workers <= 1 or n < MIN_PAGES_PER_WORKER * workers:
+            return list(iter_pages(pdf, source))
+    finally:
+        pdf.close()
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    step = -(-n // workers)
+    ranges = [(a, min(a + step, n)) for a in range(0, n, step)]
+    with ProcessPoolExecutor(max_workers=len(ranges), mp_context=multiprocessing.get_context("spawn")) as pool:
+        parts = pool.map(_extract_range, *zip(*[(data, source, password, a, b) for a, b in ranges]))
+        return [page for part in parts for page in part]

@@ -1,0 +1,266 @@
+"""Lines of a page → Markdown blocks: headings, paragraphs, lists, footnotes (tables stay raw).
+
+Document-wide statistics come first (:func:`doc_stats`): the body font size is the size that
+carries most characters; every distinct larger size used on short lines is a heading size,
+ranked largest first (level 1, 2, ...); a bold line at body size that stands alone and is short
+is a heading one level below the smallest heading size. Paragraph breaks come from vertical
+gaps larger than the usual line gap, first-line indents, short last lines and changes of font
+size; list items start at a bullet or an enumerator.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+
+from . import _pdf_text as tx
+from ._pdf_lines import MARK
+from ._pdf_model import Block, Line, RawPage, RawTable
+
+_END_SENTENCE = (".", "!", "?", ":", "\u2026")
+_NOT_A_HEADING_END = (".", ",", ";")
+_LONE_MARK = re.compile(r"^(?:\d{1,3}|[a-z])$")
+
+
+@dataclass
+class DocStats:
+    """Font facts of one document."""
+
+    body: float
+    heading_sizes: list[float]
+    gap: float
+
+    def heading_level(self, size: float) -> int:
+        """1-based level of a heading set in ``size`` points; 0 when it is not a heading size."""
+        for i, s in enumerate(self.heading_sizes):
+            if size >= s - 0.3:
+                return min(i + 1, 6)
+        return 0
+
+    @property
+    def bold_level(self) -> int:
+        """Level of a bold heading at body size: one below the smallest heading size."""
+        return min(len(self.heading_sizes) + 1, 6)
+
+    def small(self, line: Line) -> bool:
+        """Set smaller than the body (footnotes, captions)."""
+        return line.size < self.body - 0.6
+
+
+def doc_stats(pages: list[RawPage]) -> DocStats:
+    """Body size, ranked heading sizes and the typical gap between body lines."""
+    weight: Counter[float] = Counter()
+    for p in pages:
+        for ln in p.lines:
+            weight[round(ln.size * 2) / 2] += len(ln.text)
+    if not weight:
+        return DocStats(10.0, [], 2.0)
+    body = max(weight, key=lambda s: (weight[s], -s))
+    floor = body + max(0.5, 0.08 * body)
+    sizes = sorted({round(ln.size * 2) / 2 for p in pages for ln in p.lines
+                    if ln.size >= floor and len(ln.text) <= 200}, reverse=True)
+    merged: list[float] = []
+    for s in sizes:  # sizes within 0.6 pt are one class (rounding noise of scaled fonts)
+        if not merged or merged[-1] - s > 0.6:
+            merged.append(s)
+    gaps = [b.top - a.bottom for p in pages for a, b in zip(p.lines, p.lines[1:])
+            if abs(a.size - body) < 0.6 and abs(b.size - body) < 0.6 and 0 <= b.top - a.bottom < body * 1.5]
+    gap = statistics.median(gaps) if gaps else 0.2 * body
+    return DocStats(body, merged, gap)
+
+
+def split_footnotes(lines: list[Line], stats: DocStats,
+                    height: float) -> tuple[list[Line], list[tuple[str, list[Line]]]]:
+    """Separate the footnotes: the trailing run of small lines in the lower half of the page,
+    from the first one that starts with a note mark (a number, *, †, ...)."""
+    i = len(lines)
+    while i > 0 and stats.small(lines[i - 1]) and lines[i - 1].top > 0.5 * height:
+        i -= 1
+    zone = lines[i:]
+    start = next((j for j, ln in enumerate(zone) if MARK.match(ln.words[0].text.rstrip(".)"))), None)
+    if start is None:
+        return lines, []
+    notes: list[tuple[str, list[Line]]] = []
+    for ln in zone[start:]:
+        label = ln.words[0].text.rstrip(".)")
+        if MARK.match(label) and (not notes or ln.x0 <= notes[-1][1][0].x0 + 1.0):
+            notes.append((label, [ln]))
+        else:
+            notes[-1][1].append(ln)
+    return lines[: i + start], notes
+
+
+def _spaced_marker(line: Line) -> str | None:
+    """A bare number or letter set apart from the text by a wide gap (a list laid out with a
+    hanging indent, such as "1    text"); returned as a Markdown marker ("1." or "a.")."""
+    if len(line.words) < 2 or not _LONE_MARK.match(line.words[0].text):
+        return None
+    if line.words[1].x0 - line.words[0].x1 < line.size:
+        return None
+    return line.words[0].text + "."
+
+
+def _kind(line: Line, stats: DocStats) -> tuple[str, int]:
+    """``("heading", level)``, ``("bold", level)`` (a heading candidate), ``("item", 0)`` or
+    ``("text", 0)``."""
+    level = stats.heading_level(line.size)
+    if level and not stats.small(line):
+        return "heading", level
+    if tx.list_marker(line.text) or _spaced_marker(line):
+        return "item", 0
+    if line.bold and abs(line.size - stats.body) < 0.6:
+        return "bold", stats.bold_level
+    return "text", 0
+
+
+class _Run:
+    """Lines being collected into one block."""
+
+    def __init__(self, line: Line, kind: tuple[str, int]):
+        self.lines = [line]
+        self.kind = kind
+
+    def breaks_before(self, line: Line, kind: tuple[str, int], stats: DocStats) -> bool:
+        prev = self.lines[-1]
+        if kind != self.kind and not (self.kind[0] == "item" and kind[0] == "text"):
+            return True
+        if kind[0] == "item" or abs(line.size - prev.size) > 0.6:
+            return True
+        gap = line.top - prev.bottom
+        if gap > stats.gap + 0.35 * stats.body:
+            return True
+        if line.top < prev.top - 1.0:  # went back up: the next column
+            return prev.text.rstrip().endswith(_END_SENTENCE) or not line.text[:1].islower()
+        if len(self.lines) >= 2 and self.kind[0] != "item":
+            left = min(ln.x0 for ln in self.lines)
+            right = max(ln.x1 for ln in self.lines)
+            if line.x0 > prev.x0 + 0.8 * line.size and prev.x0 <= left + 1.0:
+                return True  # a first-line indent opens the next paragraph
+            if (prev.x1 < right - 0.25 * (right - left) and prev.text.rstrip().endswith(_END_SENTENCE)
+                    and line.text[:1].isupper()):
+                return True  # a short last line closes the paragraph
+        if self.kind[0] == "item" and line.x0 < self.lines[0].x0 - 1.0:
+            return True  # text to the left of the bullet is no longer the item
+        return False
+
+
+class PageLayout:
+    """Turns one page's body lines into blocks (tables are passed through raw)."""
+
+    def __init__(self, stats: DocStats, vocab: Counter[str]):
+        self.stats = stats
+        self.vocab = vocab
+
+    def line_text(self, line: Line, labels: set[str]) -> str:
+        """A line's text; superscript marks that have a footnote on the page become ``[^n]``."""
+        out: list[str] = []
+        for w in line.words:
+            if w.sup and out:
+                out[-1] += f"[^{w.text}]" if w.text in labels else w.text
+            else:
+                out.append(w.text)
+        return tx.clean(" ".join(out))
+
+    def page(self, raw: RawPage, lines: list[Line]) -> list[Block | RawTable]:
+        """Blocks of one page in reading order, footnotes after the paragraph citing them."""
+        body, notes = split_footnotes(lines, self.stats, raw.height)
+        labels = {label for label, _ in notes}
+        runs: list[_Run] = []
+        for line in body:
+            kind = _kind(line, self.stats)
+            if runs and not runs[-1].breaks_before(line, kind, self.stats):
+                runs[-1].lines.append(line)
+            else:
+                runs.append(_Run(line, kind))
+        blocks = self._blocks(runs, labels)
+        items = self._place_tables(blocks, raw.tables)
+        return self._place_notes(items, notes, labels)
+
+    def _blocks(self, runs: list[_Run], labels: set[str]) -> list[tuple[Block, set[int]]]:
+        """Each run → a block, with the ids of its lines (tables are placed by them); list items
+        that follow each other merge into one list block."""
+        out: list[tuple[Block, set[int]]] = []
+        for run in runs:
+            texts = [self.line_text(ln, labels) for ln in run.lines]
+            ids = {id(ln) for ln in run.lines}
+            kind, level = run.kind
+            text = tx.join_lines(texts, self.vocab)
+            if kind == "bold" and (len(run.lines) > 1 or len(text.split()) > 12 or text.endswith(_NOT_A_HEADING_END)):
+                kind = "text"
+            if kind == "heading" and (len(run.lines) > 3 or len(text) > 250):
+                kind = "text"
+            if kind in ("heading", "bold"):
+                block = Block("heading", "#" * level + " " + text, level=level)
+            elif kind == "item":
+                block = self._item(run, texts)
+                if out and out[-1][0].kind == "list":
+                    prev, prev_ids = out[-1]
+                    x0 = run.lines[0].x0
+                    out[-1] = (Block("list", prev.text + "\n" + self._indent(prev, block, x0), meta=prev.meta),
+                               prev_ids | ids)
+                    continue
+            else:
+                block = Block("paragraph", tx.escape_block_start(text))
+            out.append((block, ids))
+        return out
+
+    def _item(self, run: _Run, texts: list[str]) -> Block:
+        spaced = _spaced_marker(run.lines[0])
+        if spaced:
+            marker, rest = spaced, texts[0].split(" ", 1)[1]
+        else:
+            marker, rest = tx.list_marker(texts[0]) or ("-", texts[0])
+        body = tx.join_lines([rest] + texts[1:], self.vocab)
+        md = tx.item_markdown(marker, body)
+        return Block("list", md, meta={"x": [run.lines[0].x0], "pad": [md.index(" ") + 1]})
+
+    @staticmethod
+    def _indent(prev: Block, item: Block, x0: float) -> str:
+        """Nest an item under the previous ones when its marker sits further right."""
+        xs, pads = prev.meta["x"], prev.meta["pad"]
+        depth = 0
+        while depth < len(xs) and x0 > xs[depth] + 4.0:
+            depth += 1
+        del xs[depth + 1:], pads[depth + 1:]
+        if depth == len(xs):
+            xs.append(x0)
+            pads.append(item.meta["pad"][0])
+        else:
+            xs[depth], pads[depth] = x0, item.meta["pad"][0]
+        return " " * sum(pads[:depth]) + item.text
+
+    @staticmethod
+    def _place_tables(blocks: list[tuple[Block, set[int]]], tables: list[RawTable]) -> list:
+        """Insert each table before the block holding its anchor line (the first line read after
+        it); a table whose anchor left the body (a footer, a footnote) ends the body."""
+        items: list = [b for b, _ in blocks]
+        owners = [ids for _, ids in blocks]
+        for t in tables:
+            key = id(t.anchor) if t.anchor is not None else None
+            at = next((i for i, ids in enumerate(owners) if key in ids), len(items))
+            items.insert(at, t)
+            owners.insert(at, set())
+        return items
+
+    def _place_notes(self, items: list, notes: list[tuple[str, list[Line]]], labels: set[str]) -> list:
+        """Put each footnote right after the paragraph that cites it, else at the page's end."""
+        for label, lines in notes:
+            first = lines[0]
+            words = first.words[1:]
+            texts = [tx.clean(" ".join(w.text for w in words))] + [self.line_text(ln, labels) for ln in lines[1:]]
+            note = Block("footnote", f"[^{label}]: {tx.join_lines(texts, self.vocab)}", bind_prev=True,
+                         meta={"label": label})
+            ref = f"[^{label}]"
+            at = next((i for i, b in enumerate(items) if isinstance(b, Block) and b.kind != "footnote"
+                       and ref in b.text), None)
+            if at is None:
+                items.append(note)
+                continue
+            at += 1
+            while at < len(items) and isinstance(items[at], Block) and items[at].kind == "footnote":
+                at += 1
+            items.insert(at, note)
+        return items
+

@@ -1,0 +1,136 @@
+"""Words → lines → reading order: baseline clustering, superscripts and two-column pages.
+
+Backend-neutral: works on :class:`Word` boxes, whatever library produced them.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+
+from ._pdf_model import Line, Word
+
+# a footnote reference mark: a number or one of the classic symbols
+MARK = re.compile(r"^(?:\d{1,3}|\*{1,3}|[\u2020\u2021\u00a7\u00b6]{1,2})$")
+_GAP_SPLIT = 2.5  # a horizontal gap wider than this many font sizes separates two line segments
+
+
+def _dominant_size(words: list[Word]) -> float:
+    """The font size carrying most characters (ties: the larger size)."""
+    weight: Counter[float] = Counter()
+    for w in words:
+        weight[round(w.size, 1)] += len(w.text)
+    return max(weight.items(), key=lambda kv: (kv[1], kv[0]))[0]
+
+
+def make_line(words: list[Word]) -> Line:
+    """A line from its words (sorted left to right), with superscripts marked."""
+    words = sorted(words, key=lambda w: w.x0)
+    size = _dominant_size(words)
+    normal = [w for w in words if w.size >= size * 0.85] or words
+    baseline = max(w.bottom for w in normal)
+    for prev, w in zip(words, words[1:]):
+        w.sup = (w.size <= size * 0.8 and w.bottom < baseline - 0.12 * size
+                 and w.x0 - prev.x1 <= 0.25 * size and bool(MARK.match(w.text)))
+    bold = all(w.bold for w in words if not w.sup)
+    return Line(words, min(w.x0 for w in words), max(w.x1 for w in words), min(w.top for w in words),
+                max(w.bottom for w in words), size, bold)
+
+
+def group_lines(words: list[Word]) -> list[Line]:
+    """Cluster words into lines by vertical overlap, then split lines at wide horizontal gaps.
+
+    A word joins a recent line when their boxes overlap vertically by at least half the smaller
+    height; superscripts (smaller but inside the line's box) join their line this way. Wide gaps
+    split a line into segments so that the columns of a two-column page stay apart.
+    """
+    clusters: list[list] = []  # [top, bottom, words]
+    for w in sorted(words, key=lambda w: (w.top, w.x0)):
+        for c in reversed(clusters[-3:]):
+            overlap = min(c[1], w.bottom) - max(c[0], w.top)
+            if overlap >= 0.5 * min(w.bottom - w.top, c[1] - c[0]):
+                c[0], c[1] = min(c[0], w.top), max(c[1], w.bottom)
+                c[2].append(w)
+                break
+        else:
+            clusters.append([w.top, w.bottom, [w]])
+    lines: list[Line] = []
+    for _, _, ws in clusters:
+        ws.sort(key=lambda w: w.x0)
+        seg = [ws[0]]
+        for prev, w in zip(ws, ws[1:]):
+            if w.x0 - prev.x1 > _GAP_SPLIT * max(prev.size, w.size):
+                lines.append(make_line(seg))
+                seg = []
+            seg.append(w)
+        lines.append(make_line(seg))
+    return lines
+
+
+def _gutter(lines: list[Line], width: float) -> float | None:
+    """The x of a column gutter, or None for a one-column page.
+
+    A gutter is crossed by few lines (full-width titles and captions may cross it), has at least
+    a quarter of the lines (and five) on each side, and both sides are text columns: their
+    lines are wide. The width test keeps a ruling-free table of labels and numbers, whose
+    number column is narrow, in row order.
+    """
+    if len(lines) < 10:
+        return None
+    best, best_x = len(lines) + 1, None
+    for step in range(int(width * 0.3), int(width * 0.7), 2):
+        crossing = sum(1 for ln in lines if ln.x0 < step < ln.x1)
+        if crossing < best:
+            best, best_x = crossing, float(step)
+    if best_x is None or best > 0.15 * len(lines):
+        return None
+    left = [ln.x1 - ln.x0 for ln in lines if ln.x1 <= best_x]
+    right = [ln.x1 - ln.x0 for ln in lines if ln.x0 >= best_x]
+    if min(len(left), len(right)) < max(5, 0.25 * len(lines)):
+        return None
+    if min(statistics.median(left), statistics.median(right)) < 0.25 * width:
+        return None
+    return best_x
+
+
+def reading_order(lines: list[Line], width: float) -> tuple[list[Line], float | None]:
+    """Lines in reading order: top to bottom, and column by column on two-column pages.
+
+    Lines that cross the gutter (titles, full-width figures' captions) separate bands; within a
+    band the left column is read before the right one. Returns the lines and the gutter's x
+    (None for a one-column page).
+    """
+    lines = sorted(lines, key=lambda ln: (ln.top, ln.x0))
+    gx = _gutter(lines, width)
+    if gx is None:
+        return lines, None
+    out: list[Line] = []
+    left: list[Line] = []
+    right: list[Line] = []
+    for ln in lines:
+        if ln.x0 < gx < ln.x1:
+            out += left + right + [ln]
+            left, right = [], []
+        elif ln.x1 <= gx:
+            left.append(ln)
+        else:
+            right.append(ln)
+    return out + left + right, gx
+
+
+def anchor(ordered: list[Line], top: float, x0: float, x1: float, gutter: float | None) -> Line | None:
+    """The line a box (a table) is read before: the first line below its top, in its column.
+
+    On a one-column page any line below counts (a centred table precedes the heading under it
+    even though they do not overlap); on a two-column page only lines on the box's side of the
+    gutter, or crossing it, do. None: the box comes after every line.
+    """
+    for ln in ordered:
+        if ln.top < top:
+            continue
+        if gutter is None or x0 < gutter < x1 or ln.x0 < gutter < ln.x1:
+            return ln
+        if (ln.x1 <= gutter) == (x1 <= gutter):
+            return ln
+    return None

@@ -1,0 +1,179 @@
+"""PDF → structure-aware Markdown in the paper's parsed format, fully offline.
+
+The reader registered for ``.pdf`` returns a :class:`~adachunk.types.Document` whose text is
+Markdown: headings recovered from font size and weight, re-flowed and de-hyphenated paragraphs,
+lists, tables as pipe tables inside ``<Table>`` wrappers (the real header repeated on every
+part), running headers/footers as ``<!-- PageHeader: ... -->`` / ``<!-- PageFooter: ... -->``
+comments, and a ``<!-- PageBreak -->`` closing every page. ``Document.pages`` maps each page to
+its code-point range, ``split_points`` holds the gold block starts (a heading bound to what
+follows it, a footnote to its paragraph) and ``titles`` the heading spans, so Block Integrity can
+be computed on PDFs as on the paper's corpus.
+
+Backends (``PdfOptions.backend``):
+
+* ``pdfplumber`` (default; MIT licence; pure Python on pdfminer.six): the layout logic is
+  adachunk's own (modules ``_pdf_*``) and is tested here.
+* ``pymupdf`` (optional extra ``adachunk[pymupdf]``): PyMuPDF with its bundled pymupdf4llm.
+  **PyMuPDF is licensed AGPL-3.0** (or commercially by Artifex): installing the extra puts your
+  deployment under the AGPL's terms unless you hold a commercial licence.
+
+Errors, one per file and never a crash of a run: ``ADA308`` encrypted (a password is needed),
+``ADA309`` no text layer (a scan: OCR is needed), ``ADA310`` corrupt or truncated.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+from pydantic import Field
+
+from ..errors import InputError, Location
+from ..params import ComponentParams
+from ..registry import Registry, readers
+from ..types import Document
+from ._pdf_model import PageContent, RawPage
+from ._pdf_render import render
+from .readers import _read_bytes
+
+log = logging.getLogger("adachunk.ingest")
+
+PdfBackend = Callable[[bytes, str, "PdfOptions"], tuple[list[PageContent], dict[str, Any]]]
+pdf_backends: Registry[PdfBackend] = Registry("pdf_backends")
+
+
+class PdfOptions(ComponentParams):
+    """How a PDF becomes Markdown."""
+
+    backend: str = Field("pdfplumber", description="extraction backend: 'pdfplumber' (default, MIT) or "
+                                                   "'pymupdf' (optional extra, AGPL-3.0)")
+    table_wrapper: bool = Field(True, description="wrap each table in <Table> ... </Table> as in the paper's format")
+    max_table_rows: int = Field(40, ge=0, description="split a table into parts of at most this many body rows, "
+                                                      "each repeating the header row (0: never split by size)")
+    join_tables: bool = Field(True, description="treat a table that ends a page and one of the same columns that "
+                                                "starts the next page as one table (header repeated, not doubled)")
+    furniture: Literal["comment", "drop"] = Field("comment", description="running headers, footers and page "
+                                                  "numbers: keep them as <!-- PageHeader/PageFooter --> comments, "
+                                                  "or drop them")
+    furniture_band: float = Field(0.1, gt=0, lt=0.5, description="height fraction of the top and bottom bands "
+                                                                 "where headers and footers are looked for")
+    furniture_threshold: float = Field(0.5, gt=0, le=1, description="fraction of pages a header/footer text must "
+                                                                    "repeat on (digits ignored)")
+    password: str | None = Field(None, repr=False, description="user password of an encrypted PDF")
+    workers: int = Field(1, ge=1, description="processes that extract page ranges of one long PDF in parallel "
+                                              "(pdfplumber backend; files under 8 pages per worker stay in-process)")
+
+
+def check_pdf_bytes(data: bytes, source: str) -> None:
+    """Cheap sanity checks before parsing: a PDF header, and the end-of-file marker.
+
+    A missing ``%%EOF`` means the file was cut short (an interrupted download or copy); reading
+    the part that survived would silently lose the end of the document, so it is an error.
+    """
+    from ._pdf_extract import corrupt_error
+
+    if not data:
+        raise corrupt_error(source, "the file is empty")
+    if b"%PDF-" not in data[:1024]:
+        raise corrupt_error(source, "no %PDF- header: this is not a PDF file")
+    if b"%%EOF" not in data[-2048:]:
+        raise corrupt_error(source, "truncated: the end-of-file marker (%%EOF) is missing")
+
+
+def no_text_error(source: str, n_pages: int) -> InputError:
+    """``ADA309``: not one page has a text layer."""
+    return InputError(code="ADA309", message=f"no text layer on any of its {n_pages} page(s) "
+                      "(a scan or images only): OCR is needed", location=Location(source),
+                      hint="run OCR first (for example 'ocrmypdf in.pdf out.pdf') and convert the result")
+
+
+@pdf_backends.register("pdfplumber")
+def pdfplumber_backend(data: bytes, source: str, options: PdfOptions) -> tuple[list[PageContent], dict[str, Any]]:
+    """The default backend: pdfplumber extraction + adachunk's layout analysis."""
+    from ._pdf_extract import extract_all
+
+    raw = extract_all(data, source, options.password, options.workers)
+    if not raw:
+        from ._pdf_extract import corrupt_error
+
+        raise corrupt_error(source, "the document has no pages")
+    if not any(p.has_text for p in raw):
+        raise no_text_error(source, len(raw))
+    return layout_pages(raw, options)
+
+
+@pdf_backends.register("pymupdf")
+def pymupdf_backend(data: bytes, source: str, options: PdfOptions) -> tuple[list[PageContent], dict[str, Any]]:
+    """PyMuPDF + pymupdf4llm (AGPL-3.0, optional extra ``adachunk[pymupdf]``)."""
+    from .pymupdf_backend import convert
+
+    return convert(data, source, options)
+
+
+def layout_pages(raw: list[RawPage], options: PdfOptions) -> tuple[list[PageContent], dict[str, Any]]:
+    """Geometric pages → rendered-ready pages: furniture, blocks, footnotes, joined tables."""
+    from ._pdf_furniture import detect
+    from ._pdf_layout import PageLayout, doc_stats
+    from ._pdf_tables import resolve_tables
+    from ._pdf_text import vocabulary
+
+    furniture = detect(raw, options.furniture_band, options.furniture_threshold)
+    bodies = [[ln for i, ln in enumerate(p.lines) if i not in furniture.removed.get(k, ())]
+              for k, p in enumerate(raw)]
+    stats = doc_stats([RawPage(p.number, p.width, p.height, b, [], True) for p, b in zip(raw, bodies)])
+    layout = PageLayout(stats, vocabulary(ln.text for b in bodies for ln in b))
+    items = [layout.page(p, b) for p, b in zip(raw, bodies)]
+    blocks, tables = resolve_tables(items, wrapper=options.table_wrapper, max_rows=options.max_table_rows,
+                                    join=options.join_tables)
+    pages = [PageContent(p.number, bl, furniture.header.get(k, []), furniture.footer.get(k, []))
+             for k, (p, bl) in enumerate(zip(raw, blocks))]
+    empty = [p.number for p in raw if not p.has_text]
+    if empty:
+        log.warning("pages without a text layer (OCR is needed for them): %s", empty)
+    meta = {"pages_without_text": empty, "tables": tables, "body_font_size": stats.body,
+            "heading_font_sizes": stats.heading_sizes}
+    return pages, meta
+
+
+def convert_pdf(path: str | Path, options: PdfOptions | None = None, *, source: str | None = None,
+                **overrides: Any) -> Document:
+    """Convert one PDF file to a Markdown :class:`Document` (see the module docstring).
+
+    Args:
+        path: the PDF file.
+        options: conversion options (defaults when None).
+        source: the path as the user gave it (for messages); defaults to ``str(path)``.
+        **overrides: fields of :class:`PdfOptions` (``max_table_rows=20`` ...).
+
+    Raises:
+        InputError: ``ADA302`` unreadable file, ``ADA308`` encrypted, ``ADA309`` no text layer,
+            ``ADA310`` corrupt or truncated, ``ADA314`` backend not installed.
+    """
+    base = options or PdfOptions()
+    opts = PdfOptions.model_validate({**base.model_dump(), **overrides}) if overrides else base
+    p = Path(path)
+    src = source if source is not None else str(path)
+    data = _read_bytes(p, src)
+    check_pdf_bytes(data, src)
+    backend = pdf_backends.get(opts.backend)
+    pages, meta = backend(data, src, opts)
+    out = render(pages, opts.furniture)
+    meta = {"format": "pdf", "backend": opts.backend, "page_count": len(pages), **meta}
+    return Document(id=p.stem, text=out.text, source=src, pages=out.pages, split_points=out.split_points,
+                    titles=out.titles, meta=meta)
+
+
+@readers.register(".pdf")
+def read_pdf(path: Path, source: str, errors: str = "strict") -> Document:
+    """Reader for ``.pdf`` files with the default options (``errors`` does not apply: a PDF's
+    text layer is already Unicode)."""
+    return convert_pdf(path, source=source)
+
+
+def parsed_json(doc: Document) -> dict[str, Any]:
+    """The document in the paper's parsed format (``document_name``, ``pages``, ``full_text``,
+    ``split_points``, ``titles``); :func:`adachunk.ingest.readers.read_parsed_json` reads it back."""
+    pages = {str(p.number): doc.text[p.start:p.end] for p in (doc.pages or [])}
+    return {"document_name": doc.id, "pages": pages, "full_text": doc.text,
+            "split_points": list(doc.split_points or []), "titles": list(doc.titles or [])}
