@@ -143,7 +143,9 @@ class _Matcher:
         # lookbehind/lookahead pair is the regex form of the alphanumeric test in ``find_text``
         # ([^\W_] is exactly str.isalnum), so the C engine skips mid-word positions for us.
         word_start = r"(?:(?<![^\W_])|(?![^\W_]))"
-        self.first_text = re.compile(word_start + (self.first.pattern if self.first else r"(?=\S)"))
+        # MULTILINE: the pre-filters scan the whole text, where a terminal's ``$``/``^`` mean a
+        # line end/start (each line is parsed on its own)
+        self.first_text = re.compile(word_start + (self.first.pattern if self.first else r"(?=\S)"), re.MULTILINE)
 
     def _first_regex(self) -> re.Pattern | None:
         """Regex matching where a derivation of the start rule can begin (None: anywhere)."""
@@ -176,7 +178,7 @@ class _Matcher:
         patterns = {t.name: t.pattern.to_regexp() for t in lk.terminals}
         try:
             alts = "|".join(f"(?:{patterns[n]})" for n in sorted(first[top]))
-            return re.compile(f"(?=(?:{alts}))") if alts else None
+            return re.compile(f"(?=(?:{alts}))", re.MULTILINE) if alts else None
         except (re.error, KeyError):
             return None  # fall back to trying every position
 

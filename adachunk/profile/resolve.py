@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..builtin import data_dir
 from ..components import ensure_builtins
 from ..cost.lattice import CostRule
 from ..cost.punishments import make_shape
@@ -120,7 +121,10 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
     data, files = load_raw(name_or_path)
     data = _apply_overrides(data, overrides)
     errors: list[AdachunkError] = []
-    data, pack_files = _merge_packs(data, files[-1].parent, errors)
+    # packs are looked up beside the profile first, except for shipped profiles: `include: [legal]`
+    # in profiles/legal.yaml must find rules/legal.yaml, not the profile itself
+    near = files[-1].parent
+    data, pack_files = _merge_packs(data, None if near == data_dir("profiles").resolve() else near, errors)
     profile = None
     try:
         profile = validate_profile(data)

@@ -1,0 +1,40 @@
+"""``adachunk view``: a self-contained HTML page with chunk boundaries, structures and costs."""
+
+from __future__ import annotations
+
+import sys
+
+from .common import add_solver_flags, open_output, solver_overrides
+
+
+def add_parsers(sub) -> list[str]:
+    """Register ``view``."""
+    p = sub.add_parser("view", help="write an HTML page showing chunk boundaries, structures and the cost heatmap")
+    p.add_argument("input", metavar="FILE", help=".md, .txt or parsed .json file")
+    p.add_argument("-o", "--output", default="view.html", help="HTML file to write (default: view.html; '-': stdout)")
+    p.add_argument("--labels", help="comma-separated structure labels to draw (default: all but words, sentences and line breaks)")
+    p.add_argument("--all", action="store_true", help="also draw words, sentences and line breaks")
+    add_solver_flags(p)
+    return ["view"]
+
+
+def run(args) -> int:
+    """Chunk one file with explanations and write the page."""
+    from ..api import load_profile
+    from ..ingest import read_document
+    from ..report.view import build_view, render_view
+    from .detect_cmd import _labels
+
+    rp = load_profile(args.profile, **solver_overrides(args))
+    doc = read_document(args.input, errors=args.errors)
+    labels = _labels(args, rp)
+    page = render_view(build_view(doc, rp, labels=labels), labels)
+    out = open_output(args.output)
+    try:
+        out.write(page)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if out is not sys.stdout:
+        print(f"wrote {args.output} ({len(page.encode('utf-8')) // 1024} KB)", file=sys.stderr)
+    return 0
