@@ -15,6 +15,7 @@ _BUILTIN_MODULES = (
     "adachunk.split.dp",
     "adachunk.ingest.pdf",
     "adachunk.split.llm_regex",
+    "adachunk.split.fixed", "adachunk.split.recursive", "adachunk.split.page", "adachunk.split.sentence",
     "adachunk.metrics.size", "adachunk.metrics.blocks", "adachunk.metrics.references",
     "adachunk.metrics.coref.precomputed",
 )

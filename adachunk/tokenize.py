@@ -127,10 +127,11 @@ def _fast_encoder(name: str):
         return None
 
 
-# A newline run followed by a non-space character is always a pre-tokenizer boundary for both
-# encodings (the newline pattern cannot absorb the next character), so tiktoken may encode the
-# pieces between such points independently and in parallel with identical ids.
-_PIECE_BREAK = re.compile(r"\n(?=\S)")
+# A newline followed by a character that is neither whitespace nor "/" is a pre-tokenizer
+# boundary for both encodings, so tiktoken may encode the pieces between such points
+# independently and in parallel with identical ids. ("/" is excluded: o200k's punctuation
+# pattern absorbs trailing newlines and slashes, so ".\n/" is a single token.)
+_PIECE_BREAK = re.compile(r"\n(?=[^\s/])")
 _PIECE_TARGET = 1 << 16
 
 

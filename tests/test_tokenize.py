@@ -74,3 +74,12 @@ def test_tiktoken_backend_forced(monkeypatch):
     c = TiktokenCounter("cl100k_base")
     assert c.backend == "tiktoken" and c.count("hello world") == 2
     assert c.counts(["hello world", ""]) == [2, 0]
+
+
+def test_tiktoken_pieces_keep_ids_on_long_text(monkeypatch):
+    """The tiktoken path encodes >64k-character texts in pieces; ids must equal a single pass."""
+    monkeypatch.setenv("ADACHUNK_TOKENIZER_BACKEND", "tiktoken")
+    c = TiktokenCounter("o200k_base")
+    text = ("end.\n/path/to/file and more words\n" * 1500) + ("Plain line of text.\n" * 2500)
+    assert len(text) > 1 << 16
+    assert c.encode(text) == c.enc.encode_ordinary(text)

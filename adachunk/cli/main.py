@@ -17,9 +17,11 @@ from .common import print_error
 COMMANDS = (
     "adachunk.cli.chunk_cmd",
     "adachunk.cli.profile_cmd",
+    "adachunk.cli.run_cmd",
     "adachunk.cli.convert_cmd",
     "adachunk.cli.score_cmd",
     "adachunk.cli.detect_cmd", "adachunk.cli.test_cmd", "adachunk.cli.view_cmd",
+    "adachunk.cli.ab_cmd",
 )
 
 

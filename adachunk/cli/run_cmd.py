@@ -1,0 +1,67 @@
+"""``adachunk run`` (the main job) and ``adachunk search`` (query its vector index)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .common import add_solver_flags, solver_overrides
+
+
+def add_parsers(sub) -> list[str]:
+    """Register ``run`` and ``search``."""
+    p = sub.add_parser("run", help="adaptive chunking of a corpus: best candidate per document → JSONL, Parquet, vector index")
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, folders or globs (.md .txt .json .pdf)")
+    p.add_argument("--out", "-o", default="out", help="output folder (default: out)")
+    p.add_argument("--workers", "-j", type=int, help="worker processes (default: the machine's cores)")
+    p.add_argument("--resume", action="store_true", help="skip documents already done with the same profile and content")
+    p.add_argument("--backend", choices=["local", "serial", "dask"], default="local", help="execution backend")
+    p.add_argument("--scheduler", help="Dask scheduler address (with --backend dask; default: a local cluster)")
+    p.add_argument("--sink", choices=["lancedb", "qdrant", "none"], help="vector index (default: the profile's, lancedb)")
+    p.add_argument("--qdrant-url", help="Qdrant server URL (with --sink qdrant; default: local mode under --out)")
+    p.add_argument("--no-postprocess", action="store_true", help="score candidates without post-processing")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress line, no final report")
+    add_solver_flags(p)
+    p = sub.add_parser("search", help="query the vector index of a run's output folder")
+    p.add_argument("out", metavar="DIR", help="output folder of `adachunk run`")
+    p.add_argument("query", help="the question or keywords")
+    p.add_argument("-k", type=int, default=5, help="number of results (default 5)")
+    p.add_argument("--format", choices=["table", "json"], default="table")
+    return ["run", "search"]
+
+
+def run(args) -> int:
+    """Dispatch ``run`` / ``search``; exit 2 when any document failed."""
+    if args.command == "search":
+        return _search(args)
+    from ..runner import run_corpus
+
+    res = run_corpus(args.inputs, args.profile, args.out, workers=args.workers, resume=args.resume,
+                     backend=args.backend, scheduler=args.scheduler, overrides=solver_overrides(args),
+                     errors=args.errors, postprocess=not args.no_postprocess, sink=args.sink,
+                     qdrant_url=args.qdrant_url, progress=False if args.quiet else None)
+    if not args.quiet:
+        sel = ", ".join(f"{k} {v}%" for k, v in res.summary.get("selection_frequency", {}).items()) or "-"
+        print(f"{res.documents} documents ({res.skipped} resumed, {res.failed} failed), {res.chunks} chunks "
+              f"in {res.seconds:.1f} s → {res.out}/chunks.jsonl; selected: {sel}", file=sys.stderr)
+        for f in res.summary.get("failures", [])[:20]:
+            print(f"  failed: {f['source']}: {f['error']}", file=sys.stderr)
+    return 0 if res.ok else 2
+
+
+def _search(args) -> int:
+    from ..metrics.embedders import load_embedder
+    from ..sink.vectors import open_sink, read_index_meta
+
+    meta = read_index_meta(args.out)
+    sink = open_sink(args.out, meta)
+    vec = load_embedder((meta.get("embedder") or {}).get("spec")).embed([args.query])[0]
+    hits = sink.search(vec, args.k)
+    if args.format == "json":
+        print(json.dumps(hits, ensure_ascii=False, indent=1))
+        return 0
+    for i, h in enumerate(hits, 1):
+        path = " > ".join(h.get("heading_path") or []) or "-"
+        snippet = " ".join((h.get("text") or "").split())[:160]
+        print(f"{i}. {h['score']:.3f}  {h.get('doc_id')} #{h.get('index')} [{path}]\n   {snippet}")
+    return 0

@@ -1,0 +1,142 @@
+"""The per-document job, run in worker processes (local pool) or on Dask workers.
+
+It reads one input, runs the adaptive selection, and returns everything the main process
+writes: the winner's chunk records, the decision record and the index vectors. It never
+raises: a failing document becomes a :class:`DocResult` with its error, so one bad file never
+stops a corpus.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import AdachunkError
+
+_STATE: dict[str, Any] = {}  # per-process cache: resolved profile, index embedder
+
+
+@dataclass(frozen=True)
+class JobOptions:
+    """What every worker needs to process a document (picklable).
+
+    Attributes:
+        profile: builtin profile name or a path readable by the workers.
+        overrides: solver overrides (CLI flags).
+        errors: ``strict`` or ``replace`` for invalid UTF-8.
+        postprocess: run the profile's post-processing on candidates.
+        index: compute index vectors for the winner's chunks.
+    """
+
+    profile: str = "default"
+    overrides: tuple[tuple[str, Any], ...] = ()
+    errors: str = "strict"
+    postprocess: bool = True
+    index: bool = True
+
+    def key(self) -> str:
+        """Hash of the options that change a document's result (part of the resume key)."""
+        return hashlib.sha256(repr((self.overrides, self.errors, self.postprocess, self.index)).encode()).hexdigest()[:16]
+
+
+@dataclass
+class DocResult:
+    """The outcome of one document."""
+
+    source: str
+    file_sha256: str | None
+    ok: bool
+    decision: dict[str, Any] = field(default_factory=dict)
+    chunks: list[dict[str, Any]] = field(default_factory=list)
+    vectors: np.ndarray | None = None
+    error: str | None = None
+    error_code: str | None = None
+    seconds: float = 0.0
+
+
+def file_sha256(path: str) -> str | None:
+    """sha256 of a file's bytes (None when unreadable: the reader will report why)."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def _profile(opts: JobOptions):
+    key = ("profile", opts.profile, opts.overrides)
+    if key not in _STATE:
+        from ..api import load_profile
+
+        _STATE[key] = load_profile(opts.profile, **dict(opts.overrides))
+    return _STATE[key]
+
+
+def index_embedder(policy):
+    """The embedder of the vector index (the index spec's, else the metrics embedder)."""
+    spec = policy.index.get("embedder") or policy.metrics.get("embedder")
+    key = ("embedder", repr(spec))
+    if key not in _STATE:
+        from ..metrics.embedders import load_embedder
+
+        _STATE[key] = load_embedder(spec)
+    return _STATE[key]
+
+
+def process_path(path: str, opts: JobOptions) -> DocResult:
+    """Process one input file end to end (never raises)."""
+    from ..ingest import read_document
+    from ..select import select_document
+    from ..sink.records import chunk_record, embed_text
+
+    t0 = time.perf_counter()
+    digest = file_sha256(path)
+    try:
+        rp = _profile(opts)
+        doc = read_document(path, errors=opts.errors)
+        decision = select_document(doc, rp.policy, postprocess=opts.postprocess)
+        best = decision.best
+        records = []
+        if best is not None:
+            records = [chunk_record(c, doc, rp.name, rp.fingerprint, best.type, candidate=best.name,
+                                    scores=best.scores) for c in best.chunking.chunks]
+        vectors = None
+        if opts.index and records:
+            mode = rp.policy.index.get("embed_text", "heading_path+text")
+            vectors = np.asarray(index_embedder(rp.policy).embed([embed_text(r, mode) for r in records]),
+                                 dtype=np.float32)
+        ok = best is not None
+        error = None if ok else "every candidate failed: " + "; ".join(
+            f"{c.name}: {c.error}" for c in decision.candidates)
+        return DocResult(path, digest, ok, decision.record(), records, vectors, error,
+                         None if ok else "ADA311", time.perf_counter() - t0)
+    except AdachunkError as err:
+        return DocResult(path, digest, False, error=err.render(), error_code=err.code,
+                         seconds=time.perf_counter() - t0)
+    except Exception as exc:  # a bug must not stop the corpus: record it with its trace
+        trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-6:])
+        return DocResult(path, digest, False, error=f"ADA101 {path}: internal error {type(exc).__name__}: {exc}\n{trace}",
+                         error_code="ADA101", seconds=time.perf_counter() - t0)
+
+
+def worker_init(threads: int = 1) -> None:
+    """Process-pool initializer: one BLAS/torch thread per worker (the pool is the parallelism)."""
+    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS"):
+        os.environ[var] = str(threads)
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+
+def state_key(source: str) -> str:
+    """File name stem of a document's state entry (stable per absolute source path)."""
+    return hashlib.sha256(str(Path(source).resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:32]

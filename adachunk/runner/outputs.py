@@ -1,0 +1,174 @@
+"""Assemble the run's outputs from the per-document results, in input order, streaming.
+
+``chunks.jsonl`` (winner chunks), ``chunks.parquet``, ``decisions.jsonl`` (one per document),
+``summary.json`` (per-candidate means, selection frequencies, totals) and the vector index.
+Every file is written to a temporary name and renamed, so readers never see a partial file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..errors import AdachunkError
+from ..sink.records import dumps
+from .state import ResultStore, write_error
+
+METRIC_KEYS = ("sc", "bi", "rc", "icc", "dcc")
+
+
+class _Means:
+    """Running means of metric values, skipping None (per candidate or for the winners)."""
+
+    def __init__(self):
+        self.sum: dict[str, float] = defaultdict(float)
+        self.n: dict[str, int] = defaultdict(int)
+
+    def add(self, scores: dict[str, Any], score: float | None) -> None:
+        for k, v in list(scores.items()) + [("score", score)]:
+            if v is not None:
+                self.sum[k] += float(v)
+                self.n[k] += 1
+
+    def result(self) -> dict[str, float | None]:
+        keys = list(METRIC_KEYS) + ["score"]
+        return {k: (round(100 * self.sum[k] / self.n[k], 2) if self.n[k] else None) for k in keys}
+
+
+class _Writer:
+    """A text file written under a temporary name, renamed on close."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.tmp = path.with_name(path.name + ".tmp")
+        try:
+            self.f = open(self.tmp, "w", encoding="utf-8", newline="\n")
+        except OSError as exc:
+            raise write_error(path, exc) from None
+
+    def write(self, line: str) -> None:
+        try:
+            self.f.write(line)
+        except OSError as exc:
+            raise write_error(self.path, exc) from None
+
+    def close(self) -> None:
+        try:
+            self.f.close()
+            os.replace(self.tmp, self.path)
+        except OSError as exc:
+            raise write_error(self.path, exc) from None
+
+
+def assemble(out: Path, sources: Iterable[str], store: ResultStore, *, index_sink=None,
+             parquet: bool = True) -> dict[str, Any]:
+    """Write the final outputs; returns the summary (also written to ``summary.json``).
+
+    Any OS-level write failure (permissions, disk full) becomes ``ADA307`` naming the folder.
+    """
+    try:
+        return _assemble(Path(out), sources, store, index_sink, parquet)
+    except OSError as exc:
+        raise write_error(Path(out), exc) from None
+
+
+def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink, parquet: bool) -> dict[str, Any]:
+    chunks_w, decisions_w = _Writer(out / "chunks.jsonl"), _Writer(out / "decisions.jsonl")
+    pq = _ParquetWriter(out / "chunks.parquet") if parquet else None
+    per_candidate: dict[str, _Means] = defaultdict(_Means)
+    status: dict[str, Counter] = defaultdict(Counter)
+    winners, adaptive = Counter(), _Means()
+    totals = Counter()
+    failures = []
+    for source in sources:
+        entry, vectors = store.load(source)
+        totals["documents"] += 1
+        if entry is None:
+            totals["missing"] += 1
+            failures.append({"source": source, "error": "not processed (run interrupted?)"})
+            decisions_w.write(dumps({"source": source, "ok": False, "error": "not processed"}) + "\n")
+            continue
+        decision = entry.get("decision") or {}
+        decisions_w.write(dumps({"source": source, "ok": entry["ok"], "error": entry.get("error"), **decision}) + "\n")
+        if not entry["ok"]:
+            totals["failed"] += 1
+            failures.append({"source": source, "error": (entry.get("error") or "").splitlines()[0]})
+            continue
+        totals["ok"] += 1
+        totals["chunks"] += len(entry["chunks"])
+        for cand in decision.get("candidates", []):
+            status[cand["name"]][cand["status"]] += 1
+            if cand["status"] != "error":
+                per_candidate[cand["name"]].add(cand.get("scores", {}), cand.get("score"))
+        if decision.get("winner"):
+            winners[decision["winner"]] += 1
+            best = next(c for c in decision["candidates"] if c["name"] == decision["winner"])
+            adaptive.add(best.get("scores", {}), best.get("score"))
+        for rec in entry["chunks"]:
+            chunks_w.write(dumps(rec) + "\n")
+        if pq is not None:
+            pq.add(entry["chunks"])
+        if index_sink is not None and vectors is not None and entry["chunks"]:
+            index_sink.upsert(entry["chunks"], vectors)
+    for w in (chunks_w, decisions_w):
+        w.close()
+    if pq is not None:
+        pq.close()
+    n_ok = max(totals["ok"], 1)
+    summary = {
+        "totals": {k: totals[k] for k in ("documents", "ok", "failed", "missing", "chunks")},
+        "selection_frequency": {k: round(100 * v / n_ok, 2) for k, v in sorted(winners.items(), key=lambda kv: -kv[1])},
+        "adaptive": adaptive.result(),
+        "candidates": {name: {"means": m.result(), "status": dict(status[name])} for name, m in per_candidate.items()},
+        "failures": failures[:1000],
+    }
+    w = _Writer(out / "summary.json")
+    w.write(json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
+    w.close()
+    return summary
+
+
+class _ParquetWriter:
+    """Streams chunk records into a Parquet file with a fixed schema (pyarrow, lazily)."""
+
+    def __init__(self, path: Path):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        self.pa, self.path = pa, path
+        self.tmp = path.with_name(path.name + ".tmp")
+        score = pa.struct([(k, pa.float64()) for k in METRIC_KEYS])
+        self.schema = pa.schema([
+            ("id", pa.string()), ("doc_id", pa.string()), ("source", pa.string()), ("index", pa.int64()),
+            ("start", pa.int64()), ("end", pa.int64()), ("text", pa.string()), ("size", pa.int64()),
+            ("tokens", pa.int64()), ("heading_path", pa.list_(pa.string())), ("pages", pa.list_(pa.int64())),
+            ("profile", pa.string()), ("profile_fingerprint", pa.string()), ("splitter", pa.string()),
+            ("candidate", pa.string()), ("scores", score),
+        ])
+        try:
+            self.writer = pq.ParquetWriter(str(self.tmp), self.schema)
+        except OSError as exc:
+            raise write_error(path, exc) from None
+
+    def add(self, records: list[dict[str, Any]]) -> None:
+        if not records:
+            return
+        cols = {f.name: [r.get(f.name) for r in records] for f in self.schema}
+        cols["scores"] = [{k: (r.get("scores") or {}).get(k) for k in METRIC_KEYS} for r in records]
+        try:
+            self.writer.write_table(self.pa.table(cols, schema=self.schema))
+        except OSError as exc:
+            raise write_error(self.path, exc) from None
+
+    def close(self) -> None:
+        try:
+            self.writer.close()
+            os.replace(self.tmp, self.path)
+        except OSError as exc:
+            raise write_error(self.path, exc) from None
+
+
+__all__ = ["assemble", "AdachunkError"]

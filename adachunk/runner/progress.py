@@ -1,0 +1,38 @@
+"""A dependency-free progress line (documents, chunks, ETA) on a TTY; quiet otherwise."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+
+class Progress:
+    """Prints ``\\r[done/total] chunks N, failed F, ETA m:ss`` to ``stream`` when it is a TTY."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, enabled: bool | None = None):
+        self.total = total
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.done = self.chunks = self.failed = 0
+        self.t0 = time.monotonic()
+        self._last = 0.0
+
+    def update(self, chunks: int, failed: bool) -> None:
+        """Record one finished document."""
+        self.done += 1
+        self.chunks += chunks
+        self.failed += int(failed)
+        now = time.monotonic()
+        if self.enabled and (now - self._last > 0.2 or self.done == self.total):
+            self._last = now
+            rate = self.done / max(now - self.t0, 1e-9)
+            eta = (self.total - self.done) / rate if rate else 0
+            self.stream.write(f"\r[{self.done}/{self.total}] chunks {self.chunks}, failed {self.failed}, "
+                              f"ETA {int(eta // 60)}:{int(eta % 60):02d}   ")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -1,0 +1,105 @@
+"""Per-document results on disk: the unit of atomicity and of ``--resume``.
+
+Each finished document is written as ``OUT/.adachunk/results/<key>.json`` (plus ``<key>.npy``
+for index vectors) through a temporary file and ``os.replace``, so a killed run loses at most
+the documents in flight and never leaves a half-written file. The final outputs are assembled
+from these entries in input order, which also makes them identical whatever order the workers
+finished in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError, Location
+from .job import DocResult, state_key
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temporary file in the same folder, fsync, rename)."""
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise write_error(path, exc) from None
+
+
+def write_error(path: Path, exc: OSError) -> InputError:
+    """``ADA307``: the output cannot be written (permissions, disk full, ...)."""
+    return InputError(code="ADA307", message=f"cannot write {path}: {exc.strerror or exc}", location=Location(str(path)),
+                      hint="choose another --out folder or free some disk space")
+
+
+class ResultStore:
+    """The ``.adachunk`` folder of an output directory."""
+
+    def __init__(self, out: Path, fingerprint: str, options_key: str):
+        self.dir = Path(out) / ".adachunk" / "results"
+        self.fingerprint = fingerprint
+        self.options_key = options_key
+
+    def prepare(self, resume: bool) -> None:
+        """Create the folder (checking the output is writable); without resume, start empty."""
+        try:
+            if not resume and self.dir.exists():
+                shutil.rmtree(self.dir)
+            self.dir.mkdir(parents=True, exist_ok=True)
+            probe = self.dir / ".write-test"
+            probe.write_bytes(b"ok")
+            probe.unlink()
+        except OSError as exc:
+            raise write_error(self.dir, exc) from None
+
+    def _paths(self, source: str) -> tuple[Path, Path]:
+        key = state_key(source)
+        return self.dir / f"{key}.json", self.dir / f"{key}.npy"
+
+    def done(self, source: str, file_sha256: str | None) -> bool:
+        """True when ``source`` was finished with this profile fingerprint, options and content."""
+        meta = self.meta(source)
+        return bool(meta) and meta.get("ok") and file_sha256 is not None and meta.get("file_sha256") == file_sha256 \
+            and meta.get("fingerprint") == self.fingerprint and meta.get("options") == self.options_key
+
+    def meta(self, source: str) -> dict[str, Any] | None:
+        path, _ = self._paths(source)
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def save(self, res: DocResult) -> None:
+        """Persist one document's result atomically (vectors first, then the JSON that marks it done)."""
+        path, npy = self._paths(res.source)
+        if res.vectors is not None:
+            import io
+
+            buf = io.BytesIO()
+            np.save(buf, res.vectors, allow_pickle=False)
+            atomic_write_bytes(npy, buf.getvalue())
+        entry = {"source": res.source, "file_sha256": res.file_sha256, "fingerprint": self.fingerprint,
+                 "options": self.options_key, "ok": res.ok, "error": res.error, "error_code": res.error_code,
+                 "seconds": round(res.seconds, 4), "decision": res.decision, "chunks": res.chunks,
+                 "has_vectors": res.vectors is not None}
+        atomic_write_bytes(path, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
+
+    def load(self, source: str) -> tuple[dict[str, Any] | None, np.ndarray | None]:
+        """A document's saved entry and vectors (None when absent)."""
+        meta = self.meta(source)
+        if not meta:
+            return None, None
+        vectors = None
+        if meta.get("has_vectors"):
+            _, npy = self._paths(source)
+            vectors = np.load(npy, allow_pickle=False)
+        return meta, vectors

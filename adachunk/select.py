@@ -1,0 +1,149 @@
+"""Adaptive selection: run the candidate pool on a document, score each candidate with the five
+metrics, combine them with the profile's weights, keep the winner.
+
+Ties are broken deterministically by the order of candidates in the profile (the earliest
+wins); a later candidate must beat the best earlier one by more than ``select.min_score_gap``.
+Candidates that fell back (e.g. the LLM endpoint was unreachable) are left out unless nothing
+else is left (``select.exclude_fallbacks``); candidates that failed are always left out. The
+decision record keeps every candidate's scores, size statistics, fallbacks and timings.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .metrics.aggregate import aggregate
+from .metrics.suite import DEFAULT_KEYS, context_for, score_chunking
+from .policy import Policy
+from .split.pool import run_pool
+from .types import Chunking, Document
+
+
+@dataclass
+class CandidateResult:
+    """One candidate's outcome on one document.
+
+    Attributes:
+        name: display name from the profile.
+        type: registered splitter.
+        status: ``ok``, ``fallback`` (produced chunks by its fallback strategy) or ``error``.
+        chunking: the post-processed chunking (None on error).
+        scores: metric key → value (None when undefined) and ``reasons`` for the Nones.
+        score: the weighted score (None when nothing could be combined or on error).
+        stats: chunk count and token-size statistics.
+        seconds: wall time of splitting and of scoring.
+        error: the rendered error for failed candidates.
+        fallback: the splitter's fallback record (reason, detail) when it fell back.
+    """
+
+    name: str
+    type: str
+    status: str
+    chunking: Chunking | None = None
+    scores: dict[str, float | None] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)
+    score: float | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    error: str | None = None
+    fallback: dict[str, Any] | None = None
+
+    def record(self) -> dict[str, Any]:
+        """JSON-able summary for ``decisions.jsonl`` (no chunk texts)."""
+        out = {"name": self.name, "type": self.type, "status": self.status, "score": self.score,
+               "scores": self.scores, "stats": self.stats, "seconds": self.seconds}
+        if self.reasons:
+            out["reasons"] = self.reasons
+        if self.error:
+            out["error"] = self.error
+        if self.fallback:
+            out["fallback"] = self.fallback
+        return out
+
+
+@dataclass
+class Decision:
+    """The per-document selection record."""
+
+    doc_id: str
+    source: str | None
+    content_hash: str
+    profile: str
+    fingerprint: str
+    candidates: list[CandidateResult]
+    winner: int | None
+    seconds: float
+
+    @property
+    def best(self) -> CandidateResult | None:
+        return self.candidates[self.winner] if self.winner is not None else None
+
+    def record(self) -> dict[str, Any]:
+        best = self.best
+        return {"doc_id": self.doc_id, "source": self.source, "content_hash": self.content_hash,
+                "profile": self.profile, "profile_fingerprint": self.fingerprint,
+                "winner": best.name if best else None, "winner_type": best.type if best else None,
+                "winner_score": best.score if best else None,
+                "candidates": [c.record() for c in self.candidates], "seconds": round(self.seconds, 4)}
+
+
+def size_stats(chunking: Chunking) -> dict[str, Any]:
+    """Chunk count and token statistics (population standard deviation, as the paper)."""
+    toks = [c.tokens for c in chunking.chunks]
+    if not toks:
+        return {"chunks": 0}
+    return {"chunks": len(toks), "min_tokens": min(toks), "max_tokens": max(toks),
+            "mean_tokens": round(statistics.fmean(toks), 2), "std_tokens": round(statistics.pstdev(toks), 2)}
+
+
+def _status(chunking: Chunking | None) -> str:
+    if chunking is None:
+        return "error"
+    return "fallback" if chunking.meta.get("status") == "fallback" or chunking.meta.get("fallback") else "ok"
+
+
+def choose(results: list[CandidateResult], select: dict[str, Any]) -> int | None:
+    """Index of the winner (see module docstring), or None when every candidate failed."""
+    eligible = [i for i, r in enumerate(results) if r.status == "ok"]
+    if not eligible or not select.get("exclude_fallbacks", True):
+        eligible = [i for i, r in enumerate(results) if r.status in ("ok", "fallback")]
+    if not eligible:
+        return None
+    gap = float(select.get("min_score_gap", 0.0))
+    best = eligible[0]
+    for i in eligible[1:]:
+        a, b = results[i].score, results[best].score
+        if a is not None and (b is None or round(a - b, 12) > gap):
+            best = i
+    return best
+
+
+def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
+                    postprocess: bool = True) -> Decision:
+    """Run the pool, score, and choose for one document."""
+    t0 = time.perf_counter()
+    ctx = context_for(doc, policy)
+    weights = policy.metrics.get("weights", {})
+    none_policy = policy.metrics.get("none_policy", "neutral")
+    results = []
+    for run in run_pool(doc, policy, postprocess=postprocess):
+        res = CandidateResult(name=run.name, type=run.type, status=_status(run.chunking), chunking=run.chunking,
+                              error=run.error, seconds={"split_s": round(run.seconds, 4)})
+        if run.chunking is not None:
+            res.fallback = run.chunking.meta.get("fallback")
+            res.stats = size_stats(run.chunking)
+            t = time.perf_counter()
+            scored = score_chunking(run.chunking.chunks, ctx, metric_keys)
+            res.seconds["score_s"] = round(time.perf_counter() - t, 4)
+            res.scores = {k: (None if r.value is None else round(float(r.value), 6)) for k, r in scored.items()}
+            res.reasons = {k: r.reason for k, r in scored.items() if r.value is None and r.reason}
+            res.score = aggregate(scored, weights, none_policy).score
+            if res.score is not None:
+                res.score = round(res.score, 6)
+        results.append(res)
+    winner = choose(results, policy.select)
+    return Decision(doc.id, doc.source, doc.content_hash, policy.name, policy.fingerprint, results, winner,
+                    time.perf_counter() - t0)

@@ -1,0 +1,56 @@
+"""One chunk per page (``page.v1``), the paper's page baseline.
+
+A document without a page map becomes one chunk (``meta["fallback"]`` says why). The paper's raw
+page chunks include empty strings for empty pages; a chunk cannot be empty here, so an empty page
+adds nothing (it is merged into its neighbour, which has the same text) and its number is listed
+in ``meta["empty_pages"]`` so paper-compatible metrics can still count it.
+"""
+
+from __future__ import annotations
+
+from ..params import ComponentParams
+from ..policy import Policy
+from ..registry import splitters
+from ..types import Chunking, Document
+from .fixed import make_chunking
+
+
+class PageParams(ComponentParams):
+    """The page splitter has no parameters."""
+
+
+@splitters.register("page.v1")
+class PageSplitter:
+    """Chunks are exactly the document's pages."""
+
+    Params = PageParams
+
+    def __init__(self, params: PageParams | None = None):
+        self.params = params or PageParams()
+
+    def split(self, doc: Document, policy: Policy) -> Chunking:
+        """One chunk per non-empty page; the whole text when there is no page map."""
+        meta: dict = {}
+        if not doc.text:
+            return Chunking([], "page.v1", meta)
+        if not doc.pages:
+            meta["fallback"] = "no page map: the whole document is one chunk"
+            return make_chunking(doc, policy, [(0, len(doc.text))], "page.v1", meta)
+        pages = sorted(doc.pages, key=lambda p: (p.start, p.number))
+        spans, empty, pos = [], [], 0
+        for page in pages:
+            end = min(page.end, len(doc.text))
+            if end <= max(page.start, pos):
+                empty.append(page.number)
+                continue
+            # a page map that leaves gaps (hand-made documents) still tiles: text before a page
+            # belongs to it
+            spans.append((pos, end))
+            pos = end
+        if not spans:
+            meta["fallback"] = "every page is empty"
+            return make_chunking(doc, policy, [(0, len(doc.text))], "page.v1", meta)
+        if pos < len(doc.text):
+            spans[-1] = (spans[-1][0], len(doc.text))
+        meta.update(pages=len(pages), empty_pages=empty)
+        return make_chunking(doc, policy, spans, "page.v1", meta)
