@@ -14,10 +14,11 @@ _BUILTIN_MODULES = (
     "adachunk.detect.grammar",
     "adachunk.split.dp",
     "adachunk.ingest.pdf",
+    "adachunk.metrics.embedders", "adachunk.metrics.cohesion", "adachunk.metrics.coherence", "adachunk.split.semantic",
     "adachunk.split.llm_regex",
     "adachunk.split.fixed", "adachunk.split.recursive", "adachunk.split.page", "adachunk.split.sentence",
-    "adachunk.metrics.size", "adachunk.metrics.blocks", "adachunk.metrics.references",
-    "adachunk.metrics.coref.precomputed",
+    "adachunk.metrics.size", "adachunk.metrics.blocks", "adachunk.metrics.references", "adachunk.metrics.coref.precomputed",
+    "adachunk.metrics.coref.heuristic", "adachunk.metrics.coref.maverick",
 )
 _loaded = False
 

@@ -19,6 +19,7 @@ COMMANDS = (
     "adachunk.cli.profile_cmd",
     "adachunk.cli.run_cmd",
     "adachunk.cli.convert_cmd",
+    "adachunk.cli.models_cmd",
     "adachunk.cli.score_cmd",
     "adachunk.cli.detect_cmd", "adachunk.cli.test_cmd", "adachunk.cli.view_cmd",
     "adachunk.cli.ab_cmd",

@@ -86,15 +86,13 @@ def resolve_grammar(name: str, base_dirs: Sequence[Path] = ()) -> Path:
     """
     dirs = [Path(d) for d in base_dirs] + [data_dir("grammar")]
     names = [name] if name.endswith(".lark") else [name, name + ".lark"]
-    if os.path.isabs(name):
-        found = [Path(n) for n in names if Path(n).is_file()]
-        if found:
-            return found[0]
-    else:
-        for d in dirs:
-            for n in names:
-                if (d / n).is_file():
-                    return d / n
+    candidates = [Path(n) for n in names] if os.path.isabs(name) else [d / n for d in dirs for n in names]
+    for cand in candidates:
+        try:
+            if cand.is_file():
+                return cand
+        except OSError:  # ENAMETOOLONG and the like: not a usable file name
+            continue
     available = sorted({f.name for d in dirs if d.is_dir() for f in d.glob("*.lark")})
     raise ProfileError(
         code="ADA210",
@@ -188,7 +186,8 @@ class _Matcher:
             return self._lalr_ends(segment)
         try:
             tree = self.lark.parse(segment)
-        except (UnexpectedInput, LarkError):
+        except (UnexpectedInput, LarkError, RuntimeError, RecursionError):
+            # lark's Earley raises RuntimeError on some degenerate grammars: no match here
             return []
         return sorted(set(_match_ends(tree)))
 
@@ -200,7 +199,7 @@ class _Matcher:
             try:
                 tok = next(tokens)
                 ip.feed_token(tok)
-            except (StopIteration, UnexpectedInput, LarkError):
+            except (StopIteration, UnexpectedInput, LarkError, RuntimeError, RecursionError):
                 return ends
             if "$END" in ip.choices():
                 # LALR lookaheads can be merged states: confirm on a copy that EOF is accepted.

@@ -8,6 +8,8 @@ cannot hang a batch run.
 
 from __future__ import annotations
 
+import re
+
 from typing import Literal, Sequence
 
 import regex as _regex
@@ -31,6 +33,10 @@ _FLAGS = {
 FlagName = Literal["IGNORECASE", "MULTILINE", "DOTALL", "VERBOSE"]
 
 
+_COUNTED = re.compile(r"\{(\d+)(?:,(\d*))?\}")
+_MAX_REPEAT = 100_000
+
+
 def compile_pattern(pattern: str, flags: Sequence[str] = ()) -> _regex.Pattern:
     """Compile ``pattern`` with the named ``flags`` or raise ``ADA207`` pointing at the error.
 
@@ -44,6 +50,11 @@ def compile_pattern(pattern: str, flags: Sequence[str] = ()) -> _regex.Pattern:
     value = 0
     for name in flags:
         value |= _FLAGS[name]
+    for m in _COUNTED.finditer(pattern):
+        # compiling 'a{10000000}' takes ~30 s and GBs: refuse absurd counts before compiling
+        if max(int(x) for x in m.groups() if x) > _MAX_REPEAT:
+            raise ProfileError(code="ADA207", message=f"counted repeat {m.group(0)} exceeds {_MAX_REPEAT}",
+                               hint="use + or * instead of a huge explicit count")
     try:
         return _regex.compile(pattern, value)
     except _regex.error as exc:

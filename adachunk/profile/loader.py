@@ -35,8 +35,11 @@ def locate(name_or_path: str | Path, kind: str = "profiles", near: Path | None =
         candidates += [near / text, near / f"{text}.yaml"]
     candidates += [Path(text), data_dir(kind) / f"{text}.yaml"]
     for cand in candidates:
-        if cand.is_file():
-            return cand.resolve()
+        try:
+            if cand.is_file():
+                return cand.resolve()
+        except OSError:  # e.g. ENAMETOOLONG: not a usable file name
+            continue
     code = "ADA209" if kind == "profiles" else "ADA210"
     what = "profile" if kind == "profiles" else "rule pack"
     raise ProfileError(
@@ -49,7 +52,12 @@ def locate(name_or_path: str | Path, kind: str = "profiles", near: Path | None =
 
 def _item_key(item: Any) -> Any:
     if isinstance(item, dict):
-        return item.get("name") or item.get("structure")
+        key = item.get("name") or item.get("structure")
+        try:
+            hash(key)
+            return key
+        except TypeError:  # a list as a name: the schema reports it, merging must not crash
+            return repr(key)
     return repr(item)
 
 
@@ -162,7 +170,7 @@ def validation_errors(exc: ValidationError, data: Any, model: type, prefix: tupl
     """Turn pydantic errors into located ``ADA2xx`` errors with allowed values and hints."""
     out = []
     for err in exc.errors():
-        loc = tuple(x for x in err["loc"] if not (isinstance(x, str) and "[" in x))
+        loc = _data_loc(data, prefix, err["loc"])
         code = _CODE_BY_TYPE.get(err["type"], "ADA203")
         if err["type"] == "value_error" and loc[-1:] == ("solver",):
             code = "ADA211"  # cross-field solver check (min_size > max_size, overlap >= max_size)
@@ -183,6 +191,29 @@ def validation_errors(exc: ValidationError, data: Any, model: type, prefix: tupl
                 hint = did_you_mean(str(err.get("input")), allowed)
         out.append(_at(data, prefix + loc, code, message, allowed=allowed, hint=hint))
     return out
+
+
+def _data_loc(data: Any, prefix: tuple, loc: tuple) -> tuple:
+    """A pydantic error location without its union/validator tags (``function-after[...]``).
+
+    A part is kept when it is a key or index of the data at that point; other parts containing
+    ``[`` are pydantic's tags. (Filtering on ``[`` alone would also drop a user's key ``a[b``.)
+    """
+    node: Any = data
+    for key in prefix:
+        node = node.get(key) if isinstance(node, dict) else None
+    out = []
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            out.append(part)
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            out.append(part)
+            node = node[part]
+        elif not (isinstance(part, str) and "[" in part):
+            out.append(part)
+            node = None
+    return tuple(out) or tuple(loc[-1:])
 
 
 def validate_profile(data: MarkedDict) -> Profile:

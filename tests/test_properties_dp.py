@@ -1,0 +1,155 @@
+"""Properties of the DP splitter on generated Markdown, for every shipped profile and unit.
+
+Documents mix headings, paragraphs, nested lists, pipe tables, code fences (closed and not),
+block quotes, HTML, page-break comments, emoji / CJK / RTL text, very long words and lone
+surrogates, with LF, CRLF or mixed line ends. For each of ``default`` and ``darn`` at token and
+character granularity (random max/min sizes):
+
+* exact tiling: chunks are consecutive slices ``text[start:end]`` covering the whole text;
+* no empty chunk;
+* every chunk's *own* size (its own token count, or its length) is at most ``max_size``, and
+  ``chunk.tokens`` is its own token count;
+* determinism: the same call twice gives the same spans, ids and sizes.
+
+~200 examples in the default run (50 per configuration); ``-m slow`` runs 2,500 per
+configuration (10,000 in all).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adachunk import chunk_text, load_profile
+from adachunk.tokenize import get_counter
+
+CONFIGS = [("default", "tokens"), ("default", "chars"), ("darn", "tokens"), ("darn", "chars")]
+FAST = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# ------------------------------------------------------------------------------ generators
+_WORDS = [
+    "the", "data", "controller", "shall", "Article", "6(1)(a)", "§", "12.5%", "EUR", "1,234.50",
+    "e.g.", "U.S.", "Mr.", "naïve", "café", "😀", "👩‍👩‍👧", "🇫🇷", "字", "日本語の文章", "中文句子",
+    "한국어", "مرحبا", "بالعالم", "שלום", "עולם", "x" * 70, "https://example.com/a?b=c&d=e",
+    "`code`", "**bold**", "_it_", "[link](http://x.y)", "<|endoftext|>", "\u200b", "\u00a0", "\t",
+    "a\u0301", "𝔘𝔫𝔦", "\ud800",
+]
+_word = st.sampled_from(_WORDS) | st.text(min_size=1, max_size=8).filter(lambda s: "\n" not in s and "\r" not in s)
+_sentence = st.tuples(st.lists(_word, min_size=1, max_size=14), st.sampled_from([".", "!", "?", "。", "", ";"])).map(
+    lambda t: " ".join(t[0]) + t[1])
+_paragraph = st.tuples(st.lists(_sentence, min_size=1, max_size=5), st.sampled_from([" ", "\n"])).map(
+    lambda t: t[1].join(t[0]))
+_heading = st.tuples(st.integers(1, 7), st.lists(_word, min_size=0, max_size=6)).map(
+    lambda t: "#" * t[0] + " " + " ".join(t[1]))
+
+
+@st.composite
+def _list_block(draw):
+    lines = []
+    for _ in range(draw(st.integers(1, 8))):
+        depth = draw(st.integers(0, 4))
+        marker = draw(st.sampled_from(["-", "*", "+", "1.", "2)", "10."]))
+        lines.append("  " * depth * 2 + f"{marker} {draw(_sentence)}")
+        if draw(st.booleans()):
+            lines.append("  " * (depth * 2 + 1) + draw(_sentence))  # lazy/continuation line
+    return "\n".join(lines)
+
+
+@st.composite
+def _table(draw):
+    cols = draw(st.integers(1, 6))
+    cell = st.lists(_word, min_size=0, max_size=3).map(lambda ws: " ".join(ws).replace("|", "\\|"))
+    row = lambda: "| " + " | ".join(draw(cell) for _ in range(cols)) + " |"  # noqa: E731
+    align = "|" + "|".join(draw(st.sampled_from(["---", ":---", "---:", ":-:"])) for _ in range(cols)) + "|"
+    return "\n".join([row(), align] + [row() for _ in range(draw(st.integers(0, 6)))])
+
+
+@st.composite
+def _code(draw):
+    fence = draw(st.sampled_from(["```", "~~~", "````"]))
+    body = "\n".join(draw(st.lists(_sentence, max_size=5)))
+    closed = draw(st.booleans()) or draw(st.booleans())
+    return f"{fence}{draw(st.sampled_from(['', 'python', 'yaml']))}\n{body}" + (f"\n{fence}" if closed else "")
+
+
+_indented_code = st.lists(_sentence, min_size=1, max_size=3).map(lambda ls: "\n".join("    " + s for s in ls))
+_quote = st.tuples(st.integers(1, 3), _paragraph).map(lambda t: "\n".join(">" * t[0] + " " + ln for ln in t[1].split("\n")))
+_misc = st.sampled_from(["---", "***", "<!-- PageBreak -->", "<div>\nraw <b>html</b>\n</div>", "", "   ",
+                         "Setext title\n===", "Sub\n---", "[^1]: footnote text.", "$$\nx^2\n$$"])
+_block = st.one_of(_paragraph, _heading, _list_block(), _table(), _code(), _indented_code, _quote, _misc)
+
+
+@st.composite
+def markdown(draw):
+    """A Markdown document of 1..25 blocks with random separators and line ends."""
+    blocks = draw(st.lists(_block, min_size=1, max_size=25))
+    seps = draw(st.lists(st.sampled_from(["\n\n", "\n", "\n\n\n", "\n \n"]), min_size=len(blocks), max_size=len(blocks)))
+    text = "".join(b + s for b, s in zip(blocks, seps))
+    ending = draw(st.sampled_from(["lf", "crlf", "mixed", "cr"]))
+    if ending == "crlf":
+        text = text.replace("\n", "\r\n")
+    elif ending == "cr":
+        text = text.replace("\n", "\r")
+    elif ending == "mixed":
+        parts = text.split("\n")
+        ends = draw(st.lists(st.sampled_from(["\n", "\r\n"]), min_size=len(parts) - 1, max_size=len(parts) - 1))
+        text = "".join(p + e for p, e in zip(parts, ends)) + parts[-1]
+    return draw(st.sampled_from(["", " ", "\ufeff", "\n"])) + text
+
+
+def _sizes(granularity: str):
+    if granularity == "tokens":
+        return st.integers(16, 300).flatmap(lambda mx: st.tuples(st.just(mx), st.integers(0, mx // 2)))
+    return st.integers(8, 800).flatmap(lambda mx: st.tuples(st.just(mx), st.integers(0, mx // 2)))
+
+
+# -------------------------------------------------------------------------------- property
+def check_dp(text: str, profile: str, granularity: str, max_size: int, min_size: int) -> None:
+    rp = load_profile(profile, granularity=granularity, max_size=max_size, min_size=min_size)
+    chunks = chunk_text(text, rp)
+    counter = get_counter(rp.policy.solver.tokenizer)
+    pos = 0
+    for i, c in enumerate(chunks):
+        assert c.index == i and c.start == pos and c.end > c.start, (i, c.start, c.end, pos)
+        assert c.text == text[c.start:c.end]
+        own = counter.count(c.text) if granularity == "tokens" else len(c.text)
+        assert own <= max_size, (i, own, max_size, c.text[:80])
+        assert c.tokens == counter.count(c.text)
+        pos = c.end
+    assert pos == len(text)
+    assert "".join(c.text for c in chunks) == text
+    again = chunk_text(text, rp)
+    key = lambda cs: [(c.start, c.end, c.id, c.size, c.tokens, c.heading_path) for c in cs]  # noqa: E731
+    assert key(again) == key(chunks)
+
+
+@pytest.mark.parametrize("profile,granularity", CONFIGS)
+def test_dp_properties(profile, granularity):
+    @FAST
+    @given(text=markdown(), sizes=_sizes(granularity))
+    def run(text, sizes):
+        check_dp(text, profile, granularity, *sizes)
+
+    run()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile,granularity", CONFIGS)
+def test_dp_properties_many(profile, granularity):
+    @SLOW
+    @given(text=markdown(), sizes=_sizes(granularity))
+    def run(text, sizes):
+        check_dp(text, profile, granularity, *sizes)
+
+    run()
+
+
+@pytest.mark.parametrize("text", ["", " ", "\r\n", "a", "😀", "\ud800", "# h", "|a|\n|-|", "```"])
+@pytest.mark.parametrize("profile,granularity", CONFIGS)
+def test_dp_tiny_documents(text, profile, granularity):
+    if not text:
+        assert chunk_text(text, profile, granularity=granularity, max_size=16, min_size=0) == []
+        return
+    check_dp(text, profile, granularity, 16, 0)
