@@ -12,6 +12,20 @@ ROOT = Path(__file__).resolve().parent.parent
 CLAIR = Path(os.environ.get("ADACHUNK_CLAIR", ROOT.parent / "shared" / "corpus" / "clair"))
 EXAMPLES = ROOT / "examples"
 
+# The real adaptive pipeline with a model-free embedder and precomputed coreference: fast enough
+# for end-to-end tests of `run` and `ab` (name: fast; rename with str.replace).
+FAST_PROFILE = """\
+name: fast
+extends: default
+candidates:
+  - {type: dp.v1}
+  - {type: recursive.v1, chunk_size: 600, name: recursive_600}
+  - {type: fixed.v1, name: fixed}
+metrics:
+  embedder: {type: hash.v1}
+  coref: {type: precomputed.v1}
+"""
+
 
 def clair_files() -> list[Path]:
     """The CLAIR document JSONs (empty when the shared corpus is not beside the clone)."""

@@ -18,21 +18,11 @@ from adachunk.report._ab_stats import (bootstrap_ci, compare_metric, cut_differe
                                        paired_deltas, wilcoxon_p)
 from adachunk.report.ab import check_gate, load_run, parse_condition, run_ab, side_labels, write_report
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, FAST_PROFILE
 
 # The real pipeline with a model-free embedder and precomputed coreference (as tests/test_run.py);
 # B retunes the solver so that the DP candidate cuts elsewhere.
-FAST_A = """\
-name: fast_a
-extends: default
-candidates:
-  - {type: dp.v1}
-  - {type: recursive.v1, chunk_size: 600, name: recursive_600}
-  - {type: fixed.v1, name: fixed}
-metrics:
-  embedder: {type: hash.v1}
-  coref: {type: precomputed.v1}
-"""
+FAST_A = FAST_PROFILE.replace("name: fast", "name: fast_a")
 FAST_B = FAST_A.replace("name: fast_a", "name: fast_b") + "solver:\n  max_size: 300\n"
 METRICS = ("sc", "bi", "rc", "icc", "dcc", "score")
 

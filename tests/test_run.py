@@ -17,20 +17,9 @@ from adachunk.cli.main import main
 from adachunk.errors import InputError
 from adachunk.runner import run_corpus
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, FAST_PROFILE
 
-# Fast test policy: the real pipeline with a model-free embedder and precomputed coreference.
-FAST = """\
-name: fast
-extends: default
-candidates:
-  - {type: dp.v1}
-  - {type: recursive.v1, chunk_size: 600, name: recursive_600}
-  - {type: fixed.v1, name: fixed}
-metrics:
-  embedder: {type: hash.v1}
-  coref: {type: precomputed.v1}
-"""
+FAST = FAST_PROFILE
 
 
 @pytest.fixture()
