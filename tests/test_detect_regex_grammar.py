@@ -231,3 +231,26 @@ def test_grammar_ambiguous_grammar_longest_match(tmp_path):
     (tmp_path / "amb.lark").write_text('s: x+\nx: "a" | "aa"\n', encoding="utf-8")
     det = make("grammar.lark.v1", grammar="amb", start="s", mode="text", base_dirs=[tmp_path])
     assert texts(det, "aaaa b aa-a") == ["aaaa", "aa", "a"]
+
+
+def test_regex_time_bound_scales_with_document_size():
+    """The bound is per megabyte (at least timeout_s): a 100 MB document is not held to 5 s total."""
+    from adachunk.detect.base import DetectContext
+    from adachunk.detect.regex import RegexDetector
+
+    det = RegexDetector(RegexDetector.Params(pattern=r"\S[ \t]*\r?\n\s*", timeout_s=0.5), name="line_break")
+    seen = []
+
+    class Spy:
+        pattern = det.pattern.pattern
+        groupindex = det.pattern.groupindex
+
+        def finditer(self, text, timeout=None):
+            seen.append(timeout)
+            return det_pattern.finditer(text, timeout=timeout)
+
+    det_pattern, det.pattern = det.pattern, Spy()
+    det.detect_arrays(DetectContext("a\n" * 10))
+    big = "word and more words\n\n" * 200_000  # 4.2 M characters
+    det.detect_arrays(DetectContext(big))
+    assert seen[0] == 0.5 and abs(seen[1] - 0.5 * len(big) / 1_000_000) < 1e-9
