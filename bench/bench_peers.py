@@ -214,7 +214,8 @@ def damage_table(label: str, runs: list[ToolRun], quals: dict[str, Quality]) -> 
             continue
         d = quals[r.tool.name].damage
         cells = " | ".join(_pct(d.share(k)) for k in KINDS)
-        lines.append(f"| {r.tool.name} | {cells} | {_pct(d.overall())} | {_pct(d.overall(fit=False))} | {_cut_total(d)} |")
+        lines.append(f"| {r.tool.name} | {cells} | {_pct(d.overall())} | {_pct(d.overall(fit=False))} "
+                     f"| {_cut_total(d)} |")
     d = quals[ADACHUNK.name].damage
     totals = ", ".join(f"{k} {d.total_fit.get(k, 0)}/{d.total_all.get(k, 0)}" for k in KINDS)
     lines += ["", f"Structures (fit/all, original text): {totals}."]
@@ -247,7 +248,8 @@ def targets(runs_by_mode: dict[str, list[ToolRun]], quals_by_mode: dict[str, dic
         a = next(r for r in runs_ if r.tool is ADACHUNK)
         if darn:
             ratio = a.mbps / darn.mbps
-            out.append(f"- {label}: adachunk ≥ 100× darn-it: **{'met' if ratio >= 100 else 'missed'}** ({ratio:.1f}×)")
+            verdict = "met" if ratio >= 100 else "missed"
+            out.append(f"- {label}: adachunk ≥ 100× darn-it: **{verdict}** ({ratio:.1f}×)")
     return "\n".join(out)
 
 

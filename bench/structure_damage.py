@@ -40,9 +40,6 @@ class Structures:
 
     spans: dict[str, list[tuple[int, int]]]
 
-    def count(self) -> dict[str, int]:
-        return {k: len(v) for k, v in self.spans.items()}
-
 
 def _line_starts(text: str) -> list[int]:
     starts = [0]

@@ -36,7 +36,8 @@ _WORDS = [
     "`code`", "**bold**", "_it_", "[link](http://x.y)", "<|endoftext|>", "\u200b", "\u00a0", "\t",
     "a\u0301", "𝔘𝔫𝔦", "\ud800",
 ]
-_word = st.sampled_from(_WORDS) | st.text(min_size=1, max_size=8).filter(lambda s: "\n" not in s and "\r" not in s)
+_word = st.sampled_from(_WORDS) | st.text(min_size=1, max_size=8).filter(
+    lambda s: "\n" not in s and "\r" not in s)
 _sentence = st.tuples(st.lists(_word, min_size=1, max_size=14), st.sampled_from([".", "!", "?", "。", "", ";"])).map(
     lambda t: " ".join(t[0]) + t[1])
 _paragraph = st.tuples(st.lists(_sentence, min_size=1, max_size=5), st.sampled_from([" ", "\n"])).map(
@@ -75,7 +76,8 @@ def _code(draw):
 
 
 _indented_code = st.lists(_sentence, min_size=1, max_size=3).map(lambda ls: "\n".join("    " + s for s in ls))
-_quote = st.tuples(st.integers(1, 3), _paragraph).map(lambda t: "\n".join(">" * t[0] + " " + ln for ln in t[1].split("\n")))
+_quote = st.tuples(st.integers(1, 3), _paragraph).map(
+    lambda t: "\n".join(">" * t[0] + " " + ln for ln in t[1].split("\n")))
 _misc = st.sampled_from(["---", "***", "<!-- PageBreak -->", "<div>\nraw <b>html</b>\n</div>", "", "   ",
                          "Setext title\n===", "Sub\n---", "[^1]: footnote text.", "$$\nx^2\n$$"])
 _block = st.one_of(_paragraph, _heading, _list_block(), _table(), _code(), _indented_code, _quote, _misc)
@@ -85,7 +87,8 @@ _block = st.one_of(_paragraph, _heading, _list_block(), _table(), _code(), _inde
 def markdown(draw):
     """A Markdown document of 1..25 blocks with random separators and line ends."""
     blocks = draw(st.lists(_block, min_size=1, max_size=25))
-    seps = draw(st.lists(st.sampled_from(["\n\n", "\n", "\n\n\n", "\n \n"]), min_size=len(blocks), max_size=len(blocks)))
+    seps = draw(st.lists(st.sampled_from(["\n\n", "\n", "\n\n\n", "\n \n"]),
+                         min_size=len(blocks), max_size=len(blocks)))
     text = "".join(b + s for b, s in zip(blocks, seps))
     ending = draw(st.sampled_from(["lf", "crlf", "mixed", "cr"]))
     if ending == "crlf":
