@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -66,13 +66,6 @@ class Document:
     def content_hash(self) -> str:
         """sha256 of the UTF-8 text (used for resumable runs and chunk ids)."""
         return hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()
-
-    def pages_of(self, start: int, end: int) -> tuple[int, ...]:
-        """Page numbers that the span ``[start, end)`` touches (empty without a page map)."""
-        if not self.pages:
-            return ()
-        hi = max(end, start + 1)
-        return tuple(p.number for p in self.pages if p.start < hi and start < max(p.end, p.start + 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +137,20 @@ class Chunking:
     def cuts(self) -> list[int]:
         """Interior core boundaries (core starts of chunks 2..n)."""
         return [c.core_span[0] for c in self.chunks[1:]]
+
+
+class Memo:
+    """Per-document cache shared by the components of one pass (detectors, or metrics across
+    candidates): an expensive parse or embedding is computed once per document."""
+
+    def __init__(self) -> None:
+        self._cache: dict[Any, Any] = {}
+
+    def memo(self, key: Any, compute: "Callable[[], Any]") -> Any:
+        """Return ``compute()`` cached under ``key`` for this document."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
 
 
 SpanArrays = tuple[np.ndarray, np.ndarray]

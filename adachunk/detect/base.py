@@ -15,17 +15,17 @@ location and key path.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Sequence
+from typing import ClassVar, Sequence
 
 from ..params import ComponentParams
-from ..types import SpanArrays, Structure, span_arrays
+from ..types import Memo, SpanArrays, Structure, span_arrays
 
 
 class DetectorParams(ComponentParams):
     """Base for detector parameter models: strict, every field described."""
 
 
-class DetectContext:
+class DetectContext(Memo):
     """Per-document scratch space shared by all detectors of one detection pass.
 
     Expensive parses (the mistletoe block tree, the sentence segmentation) are computed once per
@@ -33,14 +33,8 @@ class DetectContext:
     """
 
     def __init__(self, text: str):
+        super().__init__()
         self.text = text
-        self._cache: dict[Any, Any] = {}
-
-    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
-        """Return ``compute()`` cached under ``key`` for this document."""
-        if key not in self._cache:
-            self._cache[key] = compute()
-        return self._cache[key]
 
 
 class Detector:

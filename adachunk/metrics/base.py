@@ -13,9 +13,9 @@ candidates share) runs once: use :meth:`MetricContext.memo`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
-from ..types import Chunk, Document
+from ..types import Chunk, Document, Memo
 
 
 @dataclass
@@ -33,7 +33,7 @@ class MetricResult:
     detail: list[dict[str, Any]] = field(default_factory=list)
 
 
-class MetricContext:
+class MetricContext(Memo):
     """Per-document state shared across candidates.
 
     Attributes:
@@ -45,16 +45,10 @@ class MetricContext:
     def __init__(self, doc: Document, settings: dict[str, Any] | None = None, counter=None):
         from ..tokenize import get_counter
 
+        super().__init__()
         self.doc = doc
         self.settings = settings or {}
         self.counter = counter or get_counter(self.settings.get("tokenizer", "o200k_base"))
-        self._cache: dict[Any, Any] = {}
-
-    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
-        """Return ``compute()`` cached under ``key`` for this document."""
-        if key not in self._cache:
-            self._cache[key] = compute()
-        return self._cache[key]
 
 
 class Metric:
