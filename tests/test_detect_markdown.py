@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -457,9 +456,7 @@ def test_invariants_on_clair(clair_docs):
     ids=["list", "blockquote", "blockquote-no-space", "indented-list"],
 )
 def test_deep_nesting_does_not_crash(text, label):
-    t0 = time.perf_counter()
     blocks = parse_blocks("# Before\n\n" + text + "\nAfter\n")
-    assert time.perf_counter() - t0 < 10
     labels = [b.label for b in blocks]
     assert labels[0] == "heading" and label in labels and labels[-1] == "paragraph"
 
@@ -494,8 +491,10 @@ def test_any_mistletoe_failure_falls_back_to_line_scan(monkeypatch):
     ]
 
 
-_REPEATED = ["\n", "# h\n", "para\r\n\r\n", "| 1 | 2 |\n", "- item\n", "> q\n", "a | b\n"]
-_LONG_LINE = {  # one line of n repeated characters: catches regexes that backtrack
+PATHOLOGICAL = {  # bench/markdown_linearity.py times these same inputs at growing sizes
+    **{repr(u): (lambda n, u=u: ("| a | b |\n|---|---|\n" if u[0] == "|" else "") + u * (n // len(u)))
+       for u in ["\n", "# h\n", "para\r\n\r\n", "| 1 | 2 |\n", "- item\n", "> q\n", "a | b\n"]},
+    # one line of n repeated characters: catches regexes that backtrack
     "atx-spaces": lambda n: "# a" + " " * n + "b\n",
     "delimiter-spaces": lambda n: "a|b\n-" + " " * n + "|x\n",
     "list-markers": lambda n: "- " * n + "x\n",
@@ -505,33 +504,18 @@ _LONG_LINE = {  # one line of n repeated characters: catches regexes that backtr
 }
 
 
-@pytest.mark.parametrize(
-    "build",
-    [lambda n, u=u: ("| a | b |\n|---|---|\n" if u[0] == "|" else "") + u * (n // len(u))
-     for u in _REPEATED] + list(_LONG_LINE.values()),
-    ids=[repr(u) for u in _REPEATED] + list(_LONG_LINE),
-)
-def test_parse_time_is_linear(build):
-    def timed(n):
-        text = build(n)
-        t0 = time.perf_counter()
-        parse_blocks(text)
-        return time.perf_counter() - t0
-
-    small = min(timed(20_000) for _ in range(2))
-    large = timed(80_000)
-    assert large < 12 * small + 0.3  # linear: ~4x; quadratic: ~16x
-
-
-@pytest.mark.slow
-def test_fifty_megabytes(clair_docs):
-    base = "\n\n".join(doc["full_text"] for _, doc in clair_docs)
-    text = (base * (50_000_000 // len(base) + 1))[:50_000_000]
-    t0 = time.perf_counter()
+@pytest.mark.parametrize("build", list(PATHOLOGICAL.values()), ids=list(PATHOLOGICAL))
+def test_pathological_inputs_parse_into_ordered_exact_blocks(build):
+    # Speed on these inputs (linear growth) is measured by bench/markdown_linearity.py; here we
+    # check that the parse finishes with well-formed output: ordered, in-bounds, exact offsets.
+    text = build(20_000)
     blocks = parse_blocks(text)
-    rate = len(text) / (time.perf_counter() - t0) / 1e6
-    print(f"50 MB at {rate:.2f} MB/s, {len(blocks)} blocks")
-    assert rate > 0.5
+    assert [b.start for b in blocks] == sorted(b.start for b in blocks)
+    for b in blocks:
+        assert 0 <= b.start < b.end <= len(text)
+        assert b.label in BLOCK_LABELS
+        piece = text[b.start : b.end]
+        assert piece == piece.strip("\r\n"), (b, piece[:40])
 
 
 _PIECES = st.sampled_from(
