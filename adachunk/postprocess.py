@@ -27,7 +27,7 @@ from typing import Any
 
 from .errors import InternalError
 from .policy import Policy
-from .split.fixed import TokenIndex, make_chunking, token_index
+from .split.common import TokenIndex, make_chunking, token_index
 from .split.recursive import PAPER_SEPARATORS, RecursiveParams, compile_separators, recursive_cores
 from .types import Chunking, Document
 

@@ -12,7 +12,7 @@ from adachunk.components import ensure_builtins
 from adachunk.errors import InternalError
 from adachunk.policy import Policy, SolverSettings
 from adachunk.postprocess import check_tiling, merge_tiny, postprocess, resplit_oversize
-from adachunk.split.fixed import TokenIndex, make_chunking
+from adachunk.split.common import TokenIndex, make_chunking
 from adachunk.split.pool import make_splitter
 from adachunk.tokenize import get_counter
 from adachunk.types import Chunking, Document

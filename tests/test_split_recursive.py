@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from adachunk.components import ensure_builtins
 from adachunk.policy import Policy, SolverSettings
-from adachunk.split.fixed import TokenIndex
+from adachunk.split.common import TokenIndex
 from adachunk.split.recursive import (
     PAPER_SEPARATORS,
     RecursiveParams,

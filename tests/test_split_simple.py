@@ -63,7 +63,7 @@ def test_no_page_map_falls_back_to_one_chunk():
 def test_chunk_pages_follow_the_page_map():
     # paper get_page_info: pages AAAA|BBBB|CCCC, chunks "AAAAB" | "BBBCCCC" -> [1, 2], [2, 3]
     doc = paged(["AAAA", "BBBB", "CCCC"])
-    from adachunk.split.fixed import make_chunking
+    from adachunk.split.common import make_chunking
 
     chunking = make_chunking(doc, policy(), [(0, 5), (5, 12)], "test")
     assert [c.pages for c in chunking.chunks] == [(1, 2), (2, 3)]

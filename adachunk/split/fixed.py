@@ -1,159 +1,22 @@
-"""Fixed-size token windows (``fixed.v1``) and the token plumbing shared by the simple splitters.
+"""Fixed-size token windows (``fixed.v1``), the plainest splitter of the pool.
 
-:class:`TokenIndex` tokenises a document once and answers "how many tokens in ``[a, b)``?" in
-O(log n) from the whole-document tokenisation (:meth:`TokenIndex.estimate`). A slice tokenised on
-its own can differ from that estimate by a token or two at its edges, so decisions far from a
-limit use the estimate and decisions near it use the slice's own count (:meth:`TokenIndex.fits`,
-memoised). This keeps the recursive splitter near-linear while every final chunk is still checked
-on its own count. :func:`make_chunking` turns spans into chunks the same way for every splitter of
-this package (own token counts, heading paths and pages via :func:`build_chunks`).
-
-(These helpers would sit better in a ``split/common.py``; they live here because fixed windows are
-the plainest user of the index.)
+Windows of ``size`` tokens of the whole-document tokenisation, optionally overlapping; the token
+plumbing (:class:`~adachunk.split.common.TokenIndex`, :func:`~adachunk.split.common.make_chunking`)
+is shared with the other simple splitters in :mod:`adachunk.split.common`.
 """
 
 from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Sequence
-from functools import lru_cache
 
 from pydantic import Field, model_validator
 
 from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
-from ..tokenize import get_counter
 from ..types import Chunking, Document
-from .assemble import HeadingIndex, build_chunks
-
-# Estimates and own counts of a slice differ only at its two edges (a pre-token cut in two, a
-# whitespace run whose look-ahead changes). Measured on CLAIR with o200k: at most 1 token for
-# spans cut at separators, 4 for spans cut anywhere. Inside this band around a limit the own count
-# decides; outside it the estimate does, and final chunks are verified on their own counts anyway.
-MARGIN = 8
-
-
-class TokenIndex:
-    """One document tokenised once: token estimates of any span, memoised own counts.
-
-    Attributes:
-        text: the document text.
-        counter: the token counter (``count`` and ``boundaries``).
-        positions: code-point offsets of the token boundaries (0 .. len(text)).
-        sizes: tokens before each of ``positions``.
-    """
-
-    def __init__(self, text: str, counter):
-        self.text = text
-        self.counter = counter
-        pos, sizes = counter.boundaries(text)
-        self.positions: list[int] = pos.tolist()
-        self.sizes: list[int] = sizes.tolist()
-        self._own: dict[tuple[int, int], int] = {}
-
-    def estimate(self, a: int, b: int) -> int:
-        """Tokens of the whole-document tokenisation that overlap ``[a, b)``."""
-        if b <= a:
-            return 0
-        lo = bisect.bisect_right(self.positions, a) - 1
-        hi = bisect.bisect_left(self.positions, b)
-        return self.sizes[hi] - self.sizes[lo]
-
-    def count(self, a: int, b: int) -> int:
-        """Own token count of ``text[a:b]`` (tokenised on its own; memoised)."""
-        key = (a, b)
-        n = self._own.get(key)
-        if n is None:
-            n = self._own[key] = self.counter.count(self.text[a:b]) if b > a else 0
-        return n
-
-    def known(self, a: int, b: int) -> int | None:
-        """The own count of ``[a, b)`` if it was already computed, else None."""
-        return self._own.get((a, b))
-
-    def fits(self, a: int, b: int, limit: int, margin: int = MARGIN) -> bool:
-        """Whether ``text[a:b]`` has at most ``limit`` tokens (own count near the limit)."""
-        est = self.estimate(a, b)
-        if est <= limit - margin:
-            return True
-        if est > limit + margin:
-            return False
-        return self.count(a, b) <= limit
-
-    def reach(self, a: int, limit: int) -> int:
-        """Largest token-boundary position ``p`` with ``estimate(a, p) <= limit`` (>= a)."""
-        lo = bisect.bisect_right(self.positions, a) - 1
-        k = bisect.bisect_right(self.sizes, self.sizes[lo] + limit) - 1
-        return max(a, self.positions[k])
-
-    def prefix_within(self, a: int, b: int, limit: int) -> int:
-        """End of the longest prefix of ``[a, b)`` whose own count is <= ``limit`` (>= a + 1).
-
-        Binary search on the character length as the paper's hard split does, but only over
-        the window the estimate allows, so each probe tokenises about ``limit`` tokens. At least
-        one code point is taken so that progress is guaranteed.
-        """
-        hi = min(b, self.reach(a, limit + MARGIN) + 1)
-        lo, best = a + 1, a
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            if self.count(a, mid) <= limit:
-                best, lo = mid, mid + 1
-            else:
-                hi = mid - 1
-        return max(best, a + 1)
-
-
-@lru_cache(maxsize=2)
-def token_index(text: str, tokenizer: str) -> TokenIndex:
-    """Shared :class:`TokenIndex` of a text (candidates of one document reuse it)."""
-    return TokenIndex(text, get_counter(tokenizer))
-
-
-@lru_cache(maxsize=2)
-def heading_index(text: str) -> HeadingIndex:
-    """Markdown heading paths of a text (one parse shared by every candidate of a document)."""
-    from ..detect.base import DetectContext
-    from .assemble import markdown_headings
-
-    return HeadingIndex(text, markdown_headings(DetectContext(text)))
-
-
-def make_chunking(doc: Document, policy: Policy, spans: Sequence[tuple[int, int]], splitter: str,
-                  meta: dict | None = None, core_starts: Sequence[int] | None = None,
-                  index: TokenIndex | None = None) -> Chunking:
-    """A :class:`Chunking` from spans (own token counts, heading paths, pages, ids).
-
-    ``size`` is in the profile's solver unit (tokens of the core span, or characters). Own counts
-    the splitter already made through ``index`` are reused, not recomputed.
-    """
-    counter = get_counter(policy.solver.tokenizer)
-    cache: dict[str, int] = {}
-    if index is not None and index.counter is counter:
-        for i, (s, e) in enumerate(spans):
-            for a in {s, core_starts[i] if core_starts is not None else s}:
-                known = index.known(a, e)
-                if known is not None:
-                    cache[doc.text[a:e]] = known
-
-    def count(text: str) -> int:
-        n = cache.get(text)
-        if n is None:
-            n = cache[text] = counter.count(text)
-        return n
-
-    if policy.solver.granularity == "chars":
-        def unit(s: int, e: int) -> int:
-            return e - s
-    else:
-        def unit(s: int, e: int) -> int:
-            return count(doc.text[s:e])
-
-    chunks = build_chunks(doc, spans, fingerprint=policy.fingerprint, count_tokens=count, unit_size=unit,
-                          headings=heading_index(doc.text) if doc.text else None, core_starts=core_starts)
-    return Chunking(chunks, splitter, dict(meta or {}))
+from .common import TokenIndex, make_chunking, token_index
 
 
 class FixedParams(ComponentParams):

@@ -44,7 +44,7 @@ from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
 from ..types import Chunking, Document
-from .fixed import MARGIN, TokenIndex, make_chunking, token_index
+from .common import MARGIN, TokenIndex, make_chunking, token_index
 
 #: The paper's separator priority (regexes; "" is the character-level hard split).
 PAPER_SEPARATORS: tuple[str, ...] = (

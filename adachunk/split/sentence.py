@@ -17,7 +17,7 @@ from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
 from ..types import Chunking, Document
-from .fixed import make_chunking
+from .common import make_chunking
 
 
 class SentenceParams(ComponentParams):
