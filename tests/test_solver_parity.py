@@ -26,12 +26,14 @@ def instances(draw):
 @settings(max_examples=1500, deadline=None)
 @given(instances())
 def test_kernel_matches_reference(inst):
+    """Compiled by Numba and run as plain Python (small documents), the kernel is the reference."""
     sizes, cost, chunk_cost, min_size, max_size = inst
-    k_cuts, k_total = solve_kernel(sizes, cost, chunk_cost, min_size, max_size)
     r_cuts, r_total = solve_reference(sizes.tolist(), cost.tolist(), chunk_cost, min_size, max_size)
-    assert k_total == r_total
-    if r_total >= 0:
-        assert k_cuts.tolist() == r_cuts
+    for jit in (True, False):
+        k_cuts, k_total = solve_kernel(sizes, cost, chunk_cost, min_size, max_size, jit=jit)
+        assert k_total == r_total
+        if r_total >= 0:
+            assert k_cuts.tolist() == r_cuts
 
 
 @settings(max_examples=300, deadline=None)

@@ -56,8 +56,9 @@ def test_char_counter():
     assert pos.tolist() == sizes.tolist() == [0, 1, 2, 3, 4, 5]
 
 
-def test_fast_backend_identical_ids_on_clair(clair_docs):
+def test_fast_backend_identical_ids_on_clair(clair_docs, monkeypatch):
     """quicktok is used only because it gives tiktoken's exact ids on the whole corpus."""
+    monkeypatch.setenv("ADACHUNK_TOKENIZER_BACKEND", "quicktok")
     for name in ("o200k_base", "cl100k_base"):
         fast = TiktokenCounter(name)
         if fast.fast is None:
@@ -67,6 +68,39 @@ def test_fast_backend_identical_ids_on_clair(clair_docs):
             text = obj["full_text"]
             assert fast.encode(text) == ref.encode_ordinary(text), (name, fname)
         assert fast.counts(["<|endoftext|> x", "", "y"]) == [len(ref.encode_ordinary("<|endoftext|> x")), 0, 1]
+        for fname, obj in clair_docs[:8]:  # count() and boundaries() read quicktok without lists
+            text = obj["full_text"]
+            assert fast.count(text) == len(ref.encode_ordinary(text)), (name, fname)
+
+
+def test_auto_backend_moves_to_quicktok_after_enough_text(monkeypatch):
+    """Short runs stay on tiktoken (cheaper to load); long ones move to quicktok, same ids."""
+    import adachunk.tokenize as tk
+
+    monkeypatch.delenv("ADACHUNK_TOKENIZER_BACKEND", raising=False)
+    monkeypatch.setattr(tk, "QUICKTOK_AFTER_CHARS", 10_000)
+    c = TiktokenCounter("o200k_base")
+    text = "Chunking «exactly» at token boundaries: naïve café, 東京, <|endoftext|>.\n" * 2
+    assert c.backend == "tiktoken"
+    before = (c.encode(text), c.count(text), [a.tolist() for a in c.boundaries(text)])
+    c.encode("x" * 10_000)
+    if c.fast is None:
+        pytest.skip("quicktok not installed")
+    assert c.backend == "quicktok"
+    assert (c.encode(text), c.count(text), [a.tolist() for a in c.boundaries(text)]) == before
+
+
+def test_boundaries_of_ascii_text_are_token_byte_ends():
+    """ASCII text takes a shortcut (one byte per code point): every token end is a candidate."""
+    from itertools import accumulate
+
+    c = get_counter("o200k_base")
+    text = "Plain ASCII text, with numbers 12,345.67 and code `x = y`.\n\n| a | b |\n"
+    ids = c.encode(text)
+    pos, sizes = c.boundaries(text)
+    ref = offline_encoding("o200k_base")
+    assert pos.tolist() == [0, *accumulate(len(ref.decode_single_token_bytes(t)) for t in ids)]
+    assert sizes.tolist() == list(range(len(ids) + 1))
 
 
 def test_tiktoken_backend_forced(monkeypatch):

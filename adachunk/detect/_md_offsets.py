@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import accumulate
+from operator import add
 
 from ..types import Structure
 
@@ -28,11 +31,11 @@ _FM_CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*$")
 _FM_KEY = re.compile(r"\s*(?:#|[^\s:#][^:]*:(?:\s|$))")
 _WRAP_OPEN = re.compile(r" {0,3}<(table|figure)(?:\s[^>]*)?>\s*$", re.IGNORECASE)
 _WRAP_CLOSE_ANY = re.compile(r"</(table|figure)\s*>", re.IGNORECASE)
-_WRAP_SCAN = re.compile(r"[\r\n] {0,3}(?:`{3}|~{3}|<(?:table|figure)[\s>])", re.IGNORECASE)
+_WRAP_SCAN = r" {0,3}(?:`{3}|~{3}|<(?:table|figure)[\s>])"  # after a line terminator
 _WRAP_CLOSE_ALONE = re.compile(r"\s*</(table|figure)\s*>\s*$", re.IGNORECASE)
 _PIPE = re.compile(r"(?<!\\)\|")
 # A line opening with this many container-marker characters may nest deeply (checked exactly).
-_DEEP_CANDIDATE = r"[\r\n][ \t>*+\-0-9.)]{%d}"
+_DEEP_CANDIDATE = r"[ \t>*+\-0-9.)]{%d}"  # after a line terminator
 _MARKER = re.compile(r"[ \t]*(?:>|(?:[0-9]{1,9}[.)]|[-+*])(?=[ \t]|$))")
 
 QUOTE = "q"
@@ -52,11 +55,26 @@ class LineMap:
     ends: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
-        spans = [m.span() for m in _EOL.finditer(self.text)]
+        text = self.text
+        self._blank: list[bool] | None = None
+        if "\r" not in text:
+            # "\n" only (the usual case): line lengths from one split, offsets by running sums,
+            # and which lines are blank (str.isspace is the regex \s of is_blank)
+            pieces = text.split("\n")
+            lengths = list(map(len, pieces))
+            self.starts = [0, *accumulate(length + 1 for length in lengths[:-1])]
+            self.ends = list(map(add, self.starts, lengths))
+            self._blank = [not piece or piece.isspace() for piece in pieces]
+            if lengths[-1] == 0:  # a final "\n" does not open a further (empty) line
+                self.starts.pop()
+                self.ends.pop()
+                self._blank.pop()
+            return
+        spans = [m.span() for m in _EOL.finditer(text)]
         self.ends = [a for a, _ in spans]
         self.starts = [0] + [b for _, b in spans]
-        if self.starts[-1] < len(self.text):
-            self.ends.append(len(self.text))
+        if self.starts[-1] < len(text):
+            self.ends.append(len(text))
         else:
             self.starts.pop()
 
@@ -73,6 +91,8 @@ class LineMap:
         Inside a blockquote a line holding only ``>`` separates blocks, so it must never end a
         child block although it is not blank in the original text.
         """
+        if self._blank is not None and (quote_depth == 0 or self._blank[i]):
+            return self._blank[i]  # blank stays blank whatever ">" markers are removed
         text, end = self.text, self.ends[i]
         pos = _WS.match(text, self.starts[i], end).end()
         for _ in range(quote_depth):
@@ -112,6 +132,31 @@ class LineMap:
         return Structure(self.content_start(first, chain), self.ends[last], label, level)
 
 
+@lru_cache(maxsize=16)
+def _after_terminator(tail: str, flags: int) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    """``tail`` after a ``\\n``, after a ``\\r``, and at a line start (compiled once)."""
+    return re.compile("\n" + tail, flags), re.compile("\r" + tail, flags), re.compile(tail, flags)
+
+
+def _lines_opening_with(lm: LineMap, tail: str, lo: int, flags: int) -> list[int]:
+    """Sorted lines from ``lo`` on whose text starts with a match of ``tail``.
+
+    A search led by the literal ``\\n`` skips through the text in C; a class such as
+    ``[\\r\\n]`` would be tried at every character (ten times slower). Lone ``\\r`` line
+    ends are searched for only when the text has any.
+    """
+    if lo >= len(lm):
+        return []
+    text, begin = lm.text, lm.starts[lo]
+    after_lf, after_cr, at_start = _after_terminator(tail, flags)
+    hits = [lo] if at_start.match(text, begin) else []
+    hits += [lm.line_of(m.end() - 1) for m in after_lf.finditer(text, begin)]
+    if "\r" in text:
+        hits += [lm.line_of(m.end() - 1) for m in after_cr.finditer(text, begin)]
+        hits = sorted(set(hits))
+    return hits
+
+
 def deep_lines(lm: LineMap, lo: int, max_depth: int) -> list[int]:
     """Lines from ``lo`` on whose container prefix may nest deeper than ``max_depth``.
 
@@ -125,9 +170,7 @@ def deep_lines(lm: LineMap, lo: int, max_depth: int) -> list[int]:
         return out
     # A candidate is a line terminator followed by the long prefix (the first line: a "\n"
     # is pretended before it); terminators are matched by the regex, so no per-line loop.
-    candidate = re.compile(_DEEP_CANDIDATE % max_depth)
-    hits = [lo] if candidate.match("\n" + text[lm.starts[lo] : lm.starts[lo] + max_depth]) else []
-    hits += [lm.line_of(m.end() - 1) for m in candidate.finditer(text, lm.starts[lo])]
+    hits = _lines_opening_with(lm, _DEEP_CANDIDATE % max_depth, lo, 0)
     for i in hits:
         pos, end, markers, width = lm.starts[i], lm.ends[i], 0, 0
         while markers <= max_depth and (mk := _MARKER.match(text, pos, end)) is not None:
@@ -230,8 +273,7 @@ def find_wrappers(lm: LineMap, first_line: int = 0) -> dict[int, tuple[int, bool
         return found
     # Only fence lines and opening tags matter: find them with one regex over the text (a
     # line terminator, or a pretended one before the first line, then the line's opening).
-    hits = [first_line] if _WRAP_SCAN.match("\n" + text[begin : begin + 16]) else []
-    hits += [lm.line_of(m.end() - 1) for m in _WRAP_SCAN.finditer(text, begin)]
+    hits = _lines_opening_with(lm, _WRAP_SCAN, first_line, re.IGNORECASE)
     fence, skip_to = None, -1
     for i in hits:
         if i <= skip_to:

@@ -14,6 +14,7 @@ location and key path.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from pathlib import Path
 from typing import ClassVar, Sequence
 
@@ -60,6 +61,11 @@ class Detector:
         return span_arrays(self.detect(ctx))
 
 
+# Structure's own ordering compares (start, end, label, level) in Python for every pair; the
+# same key extracted once per span sorts identically (stably) and several times faster.
+SPAN_ORDER = attrgetter("start", "end", "label", "level")
+
+
 def finalize(spans: list[Structure]) -> list[Structure]:
     """Sort spans and drop empty ones (every detector returns through this)."""
-    return sorted(s for s in spans if s.end > s.start)
+    return sorted((s for s in spans if s.end > s.start), key=SPAN_ORDER)

@@ -15,10 +15,24 @@ start rule derive?* The longest of them that does not end inside a word is the m
       adachunk__match: <start>
       ADACHUNK__REST: /.+/s
 
-  and parsed with ``ambiguity="explicit"``: every way of splitting the segment into "a match of
-  the start rule" + "free rest" appears as an alternative, and the end position of each
-  ``adachunk__match`` (``propagate_positions``, which counts filtered anonymous tokens too) is a
-  prefix end. Resolving the ambiguity ourselves keeps the result deterministic and longest-match.
+  and parsed with ``ambiguity="forest"``: the root of the shared packed parse forest has one
+  family per way of splitting the segment into "a match of the start rule" + "free rest", and
+  the end of each ``adachunk__match`` node is a prefix end. Only those few nodes are visited:
+  turning the forest into trees (``ambiguity="explicit"``) enumerates every derivation, which is
+  exponential in the line length on an ambiguous grammar (``x: x x | "a"``: 18 s on 30
+  characters), while the forest itself is at most cubic. Choosing the longest end ourselves keeps
+  the result deterministic and longest-match.
+
+Time bound: parsing stays polynomial, but a cubic parse of long lines or a catastrophic terminal
+regex (``/(a|aa)+c/``) can still run for hours, so every detection runs under a deadline
+(``timeout_s`` per megabyte of text, as for ``regex.v1``; past it, ``ADA306``). Every compiled
+terminal pattern of Lark's lexers and both pre-filters are wrapped by :mod:`._timebound`:
+terminal matching is the inner step of both parsers (every Earley column, every LALR token), so
+the deadline is checked all through the parse, without signals, on any thread. A pattern that
+may backtrack for long (a repeated group, a backreference, many unbounded repeats: see
+:func:`._timebound._backtracking`) is recompiled with the ``regex`` module, whose matching takes a
+``timeout``, and given the time left; the others keep Lark's ``re`` patterns, so the usual
+grammars keep their speed.
 
 Candidates are pre-filtered with a regex of the start rule's FIRST terminals, so the parser only
 runs where a match can begin. A match never crosses a line break and is looked for in the first
@@ -41,20 +55,22 @@ from pathlib import Path
 from typing import Literal, Sequence
 
 import regex as _regex
-from lark import Lark, Token, Tree
+from lark import Lark
 from lark.exceptions import LarkError, UnexpectedInput
 from lark.load_grammar import FromPackageLoader
+from lark.parsers.earley_forest import SymbolNode
 from pydantic import Field
 
 from ..builtin import data_dir
-from ..errors import ProfileError, did_you_mean
+from ..errors import InputError, ProfileError, did_you_mean
 from ..registry import detectors
 from ..types import Structure
 from .base import DetectContext, Detector, DetectorParams, finalize
+from ._timebound import SEGMENT_DEGREE, guard, time_bound
+from .regex import TIMEOUT_CODE
 
 _LINE_WINDOW = 256  # code points of a line shown to the parser (the match must fit in them)
 _TEXT_WINDOW = 128  # the same in text mode, where matches are short references and amounts
-
 _WRAPPER = """
 adachunk__scan: adachunk__match ADACHUNK__REST?
 adachunk__match: {start}
@@ -63,6 +79,8 @@ ADACHUNK__REST: /.+/s
 _LARK_STDLIB = FromPackageLoader("lark", ("grammars",))
 _CACHE: dict[tuple, "_Matcher"] = {}
 _CACHE_LOCK = threading.Lock()
+
+
 # Non-empty content of a line: from its first to its last non-whitespace character.
 _LINE_CONTENT = re.compile(r"^[^\S\n]*(\S(?:[^\n]*\S)?)", re.MULTILINE)
 _RULE_DEF = re.compile(r"^\s*[?!]?([_a-z][_a-z0-9]*)\s*(?:\{[^}]*\})?\s*(?:\.-?\d+)?\s*:", re.M)
@@ -76,6 +94,28 @@ def _shipped_loader(base_path, grammar_path: str):
         if path.is_file():
             return str(path), path.read_text(encoding="utf-8")
     raise IOError(grammar_path)
+
+
+def _guard_terminals(lark: Lark, parser: str) -> None:
+    """Put every compiled terminal pattern of ``lark`` under the deadline.
+
+    Earley's dynamic lexer matches terminals one by one from ``EarleyRegexpMatcher.regexps``;
+    LALR's contextual lexer has one scanner per parser state (plus a root one for error
+    messages), built lazily: they are built here so that all of them are guarded. Both match
+    inside one segment (at most ``_LINE_WINDOW`` characters), where a few unbounded repeats
+    stay cheap.
+    """
+    frontend = lark.parser
+    if parser == "earley":
+        regexps = frontend.parser.term_matcher.__self__.regexps
+        for name, pattern in regexps.items():
+            regexps[name] = guard(pattern, SEGMENT_DEGREE)
+        return
+    lexer = frontend.lexer
+    basics = {id(b): b for b in (*lexer.lexers.values(), lexer.root_lexer)}
+    for basic in basics.values():
+        scanner = basic.scanner
+        scanner._mres = [guard(m, SEGMENT_DEGREE) for m in scanner._mres]
 
 
 def resolve_grammar(name: str, base_dirs: Sequence[Path] = ()) -> Path:
@@ -120,8 +160,7 @@ class _Matcher:
                     start="adachunk__scan",
                     parser="earley",
                     lexer="dynamic",
-                    ambiguity="explicit",
-                    propagate_positions=True,
+                    ambiguity="forest",
                     import_paths=import_paths,
                     source_path=str(path),
                 )
@@ -136,16 +175,20 @@ class _Matcher:
                 hint="Use %import common.X for Lark's library, %import .file.X for a file next to "
                 "the grammar, %import adachunk.common.X for the shipped rules",
             ) from None
-        self.first = self._first_regex()
+        _guard_terminals(self.lark, parser)
+        first = self._first_pattern()
+        # MULTILINE: the pre-filters run on the whole text, where a terminal's ``$``/``^`` mean a
+        # line end/start (each line is parsed on its own). Lines mode tries ``first`` at each
+        # line start within the window the parser will see, so a few unbounded repeats are
+        # cheap; text mode scans the whole text, where one may already be quadratic.
+        self.first = guard(re.compile(first, re.MULTILINE), SEGMENT_DEGREE) if first else None
         # Text mode only tries positions where a word starts or a non-word character is; the
         # lookbehind/lookahead pair is the regex form of the alphanumeric test in ``find_text``
         # ([^\W_] is exactly str.isalnum), so the C engine skips mid-word positions for us.
         word_start = r"(?:(?<![^\W_])|(?![^\W_]))"
-        # MULTILINE: the pre-filters scan the whole text, where a terminal's ``$``/``^`` mean a
-        # line end/start (each line is parsed on its own)
-        self.first_text = re.compile(word_start + (self.first.pattern if self.first else r"(?=\S)"), re.MULTILINE)
+        self.first_text = guard(re.compile(word_start + (first or r"(?=\S)"), re.MULTILINE), 0)
 
-    def _first_regex(self) -> re.Pattern | None:
+    def _first_pattern(self) -> str | None:
         """Regex matching where a derivation of the start rule can begin (None: anywhere)."""
         lk = self.lark
         rules = defaultdict(list)
@@ -176,7 +219,9 @@ class _Matcher:
         patterns = {t.name: t.pattern.to_regexp() for t in lk.terminals}
         try:
             alts = "|".join(f"(?:{patterns[n]})" for n in sorted(first[top]))
-            return re.compile(f"(?=(?:{alts}))", re.MULTILINE) if alts else None
+            pattern = f"(?=(?:{alts}))"
+            re.compile(pattern, re.MULTILINE)
+            return pattern if alts else None
         except (re.error, KeyError):
             return None  # fall back to trying every position
 
@@ -185,11 +230,11 @@ class _Matcher:
         if self.parser == "lalr":
             return self._lalr_ends(segment)
         try:
-            tree = self.lark.parse(segment)
+            forest = self.lark.parse(segment)
         except (UnexpectedInput, LarkError, RuntimeError, RecursionError):
             # lark's Earley raises RuntimeError on some degenerate grammars: no match here
             return []
-        return sorted(set(_match_ends(tree)))
+        return sorted(_match_ends(forest))
 
     def _lalr_ends(self, segment: str) -> list[int]:
         ip = self.lark.parse_interactive(segment)
@@ -219,28 +264,28 @@ class _Matcher:
         return None
 
 
-def _match_ends(tree: Tree):
-    """Yield the end offset of ``adachunk__match`` in every alternative of an explicit tree."""
-    if tree.data == "_ambig":
-        for child in tree.children:
-            yield from _match_ends(child)
-        return
-    end = _end_of(tree.children[0])
-    if end is not None:
-        yield end
+def _match_ends(root: SymbolNode) -> set[int]:
+    """End offsets of the non-empty ``adachunk__match`` nodes among the root's families.
 
-
-def _end_of(node) -> int | None:
-    """End offset of a subtree. A tree whose only child is an ``_ambig`` node gets no position
-    from ``propagate_positions``; its alternatives share one span, so any of them tells."""
-    if isinstance(node, Token):
-        return node.end_pos
-    if not isinstance(node, Tree):
-        return None
-    if not node.meta.empty:
-        return node.meta.end_pos
-    ends = [e for e in map(_end_of, node.children) if e is not None]
-    return max(ends) if ends else None
+    Each family (packed node) of the ``adachunk__scan`` root is one split "match + free rest";
+    Lark binarises ``adachunk__match ADACHUNK__REST`` through an intermediate node, so
+    intermediate nodes are walked. A match node is never entered: its derivations do not change
+    its end, and enumerating them is the exponential part. A match deriving the empty string
+    (end 0) is no structure.
+    """
+    ends: set[int] = set()
+    stack, seen = [root], {id(root)}
+    while stack:
+        for packed in stack.pop().children:
+            for child in (packed.left, packed.right):
+                if not isinstance(child, SymbolNode) or id(child) in seen:
+                    continue
+                seen.add(id(child))
+                if child.is_intermediate:
+                    stack.append(child)
+                elif child.s.name == "adachunk__match" and child.end > 0:
+                    ends.add(child.end)
+    return ends
 
 
 def _grammar_error(exc: Exception, text: str, path: Path, start: str) -> ProfileError:
@@ -294,9 +339,12 @@ def find_lines(matcher: _Matcher, text: str) -> list[tuple[int, int]]:
     first = matcher.first
     for m in _LINE_CONTENT.finditer(text):
         s, e = m.span(1)
-        if first is not None and not first.match(text, s):
+        stop = min(e, s + _LINE_WINDOW)
+        # The pre-filter looks no further than the parser will: with the window as its end, a
+        # terminal's lookahead cannot scan a 10 MB line.
+        if first is not None and not first.match(text, s, stop):
             continue
-        if matcher.longest(text, s, min(e, s + _LINE_WINDOW)) is not None:
+        if matcher.longest(text, s, stop) is not None:
             out.append((s, e))
     return out
 
@@ -345,6 +393,13 @@ class GrammarDetector(Detector):
             description="Lark parser: 'earley' accepts any context-free grammar; 'lalr' is much "
             "faster but needs an LALR(1) grammar.",
         )
+        timeout_s: float = Field(
+            default=60.0,
+            gt=0,
+            description="Upper bound in seconds on finding the structures in one megabyte of text "
+            "(documents under 1 MB get the full bound); exceeding it is error ADA306. Larger "
+            "than regex.v1's default because parsing is much slower than matching a regex.",
+        )
 
     def __init__(self, params: DetectorParams, *, name: str, base_dirs: Sequence[Path] = ()):
         super().__init__(params, name=name, base_dirs=base_dirs)
@@ -354,10 +409,33 @@ class GrammarDetector(Detector):
         start, parser = p.start, p.parser  # type: ignore[attr-defined]
         self.matcher = get_matcher(self.path, start, parser, search)
 
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Return the spans of the matching lines or matches, in text order.
+
+        Raises:
+            InputError: ``ADA306`` when finding them takes longer than the time bound.
+        """
+        p: GrammarDetector.Params = self.params  # type: ignore[assignment]
+        find = find_lines if p.mode == "lines" else find_text
+        # per megabyte of text, like regex.v1: a 100 MB document legitimately takes longer than
+        # a page, while an exponential grammar still stops
+        timeout = p.timeout_s * max(1.0, len(text) / 1_000_000)
+        try:
+            with time_bound(timeout):
+                return find(self.matcher, text)
+        except TimeoutError:
+            raise InputError(
+                code=TIMEOUT_CODE,
+                message=f"the grammar of structure '{self.name}' ({self.path.name}, start rule "
+                f"'{p.start}', parser {p.parser}) did not finish within {timeout:g} s",
+                hint="A highly ambiguous rule (x: x x) on long lines or a terminal with a repeated "
+                "group (/(a|aa)+c/) can take very long: rewrite it, try parser: lalr, or raise "
+                "timeout_s",
+            ) from None
+
     def detect(self, ctx: DetectContext) -> list[Structure]:
         """Return one ``Structure`` (level 0) per matching line or match."""
         p = self.params
-        find = find_lines if p.mode == "lines" else find_text  # type: ignore[attr-defined]
         key = ("grammar.lark.v1", id(self.matcher), p.mode)  # type: ignore[attr-defined]
-        spans = ctx.memo(key, lambda: find(self.matcher, ctx.text))
+        spans = ctx.memo(key, lambda: self.spans(ctx.text))
         return finalize([Structure(s, e, self.name, 0) for s, e in spans])

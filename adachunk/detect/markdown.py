@@ -31,20 +31,17 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 from bisect import bisect_left
-from contextlib import contextmanager
-from types import SimpleNamespace
-from typing import Iterator, Literal
+from typing import Literal
 
-from mistletoe import block_token as bt
-from mistletoe import block_tokenizer as btz
-from mistletoe import token as mtoken
+import numpy as np
 from pydantic import Field
 
 from ..registry import detectors
-from ..types import Structure
+from ..types import SpanArrays, Structure
+from . import _md_mistletoe as mm
 from . import _md_offsets as mo
+from ._md_mistletoe import bt
 from .base import DetectContext, Detector, DetectorParams, finalize
 
 log = logging.getLogger("adachunk.detect")
@@ -59,148 +56,11 @@ BLOCK_LABELS: tuple[str, ...] = BlockLabel.__args__  # type: ignore[attr-defined
 # level and fails near 300 levels from a shallow stack (fewer under a deep caller).
 MAX_DEPTH = 100
 
-# mistletoe keeps its parser configuration in module globals and class attributes; they are
-# swapped in for one parse at a time under this lock and always restored.
-_LOCK = threading.RLock()
-_PIPE = re.compile(r"(?<!\\)\|")
-_DELIMITER_CELL = re.compile(r":?-+:?")
-_ATX_START = re.compile(r" {0,3}(#{1,6})(?=\s)")
-
-
-def _n_cells(cells: list[str]) -> int:
-    """Cells of a row split on pipes: GFM ignores an empty cell before a leading pipe/after a
-    trailing one."""
-    return len(cells) - (cells[0].strip() == "") - (len(cells) > 1 and cells[-1].strip() == "")
-
-
-def _is_delimiter_row(line: str) -> bool:
-    # mistletoe's delimiter regex backtracks quadratically on long runs of spaces.
-    cells = line.strip().split("|")
-    cells = cells[1 if cells[0].strip() == "" else 0 : -1 if cells[-1].strip() == "" else None]
-    return bool(cells) and all(_DELIMITER_CELL.fullmatch(c.strip()) for c in cells)
-
-
-class _GfmTable(bt.Table):
-    """mistletoe's table with GFM's rules for where a table starts and ends.
-
-    The header and delimiter rows must have as many cells (else ``Text | more`` over a ``---``
-    setext underline would be a one-column table), and the body runs until a blank line or the
-    start of another block, not merely while lines hold a pipe (GFM and markdown-it agree).
-    """
-
-    @classmethod
-    def read(cls, lines, check_only=False):
-        pos = lines.get_pos()
-        if pos + 2 >= len(lines.lines):
-            return None
-        header, delimiter = lines.lines[pos + 1], lines.lines[pos + 2]
-        if "|" not in header or not _is_delimiter_row(delimiter):
-            return None
-        if _n_cells(_PIPE.split(header.strip())) != _n_cells(delimiter.strip().split("|")):
-            return None
-        if check_only:
-            return True
-        next(lines)
-        start_line = lines.line_number()
-        rows = [header, next(lines)]
-        while (line := lines.peek()) is not None and line.strip() and not _ends_table(lines):
-            rows.append(next(lines))
-        return rows, start_line
-
-
-class _Heading(bt.Heading):
-    """ATX heading without mistletoe's regex, which is quadratic in runs of whitespace."""
-
-    @classmethod
-    def start(cls, line):
-        m = _ATX_START.match(line)
-        if m is None:
-            return False
-        cls.level = len(m.group(1))
-        cls.content, cls.closing_sequence = line[m.end() :].strip(), ""
-        return True
-
-
-class _Setext:
-    """Stands in for mistletoe's SetextHeading, which would parse the inline content."""
-
-    def __init__(self, lines: list[str]):
-        self.level = 1 if lines[-1].rstrip().endswith("=") else 2
-
-
-class _Html(bt.HtmlBlock):
-    """mistletoe's HTML block behind a cheap test: its own start() runs six regexes per line."""
-
-    _maybe = re.compile(r"\s{0,3}<")
-
-    @classmethod
-    def start(cls, line):
-        return bool(cls._maybe.match(line)) and super().start(line)
-
-
-def _ends_table(lines) -> bool:
-    line = lines.peek()
-    return any(t.start(line) for t in _TABLE_ENDERS) or bool(
-        _Html.check_interrupts_paragraph(lines)
-    )
-
-
-def _tokenize_block(iterable, token_types, start_line=1):
-    """mistletoe 1.6's ``block_tokenizer.tokenize_block`` with a fast path for empty lines.
-
-    No block starts on an empty line, so probing every token type there only costs time (a
-    third of the parse on text with many blank lines). Otherwise identical.
-    """
-    lines = btz.FileWrapper(iterable, start_line=start_line)
-    parse_buffer = btz.ParseBuffer()
-    line = lines.peek()
-    while line is not None:
-        if line != "\n":
-            for token_type in token_types:
-                if token_type.start(line):
-                    line_number = lines.line_number() + 1
-                    result = token_type.read(lines)
-                    if result is not None:
-                        parse_buffer.append((token_type, result, line_number))
-                        break
-            else:
-                next(lines)
-                parse_buffer.loose = True
-        else:
-            next(lines)
-            parse_buffer.loose = True
-        line = lines.peek()
-    return parse_buffer
-
-
-_TABLE_ENDERS = (bt.BlockCode, _Heading, bt.Quote, bt.CodeFence, bt.ThematicBreak, bt.List)
-# HTML blocks go after the token types that cannot start with "<" (same result, fewer probes).
-_TOKENS = [bt.BlockCode, _Heading, bt.Quote, bt.CodeFence, bt.ThematicBreak, bt.List, _Html,
-           _GfmTable, bt.Paragraph]
-_LIST_RE = re.compile(r" {0,3}(?:[0-9]{1,9}[.)]|[+\-*])(?:[ \t]*$|[ \t]+)")
-_ITEM_RE = re.compile(r"( {0,3})([0-9]{1,9}[.)]|[+\-*])($|\s+)")
 _EOL = re.compile(r"\r\n|\r|\n")
 _ATX_OPEN = re.compile(r"#{1,6}(?=[ \t]|$)")
 _ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
-
-
-@contextmanager
-def _mistletoe_state() -> Iterator[None]:
-    """Configure mistletoe's globals for a block-only parse, restoring them afterwards."""
-    with _LOCK:
-        saved = (bt._token_types, mtoken._root_node, bt.List.pattern, bt.ListItem.pattern,
-                 bt.Paragraph.parse_setext, btz.tokenize_block, bt.SetextHeading)
-        try:
-            bt._token_types = list(_TOKENS)
-            btz.tokenize_block = _tokenize_block  # also used by Quote and ListItem
-            bt.SetextHeading = _Setext  # looked up by Paragraph.read
-            mtoken._root_node = SimpleNamespace(footnotes={})  # in case anything looks it up
-            bt.List.pattern, bt.ListItem.pattern = _LIST_RE, _ITEM_RE
-            bt.Paragraph.parse_setext = True
-            yield
-        finally:
-            (bt._token_types, mtoken._root_node, bt.List.pattern, bt.ListItem.pattern,
-             bt.Paragraph.parse_setext, btz.tokenize_block, bt.SetextHeading) = saved
+# the block tokenizer; a module global so that tests can make mistletoe fail on purpose
+_tokenize_block = mm.tokenize_block
 
 
 class _Walker:
@@ -212,7 +72,7 @@ class _Walker:
 
     def run(self, lo: int, hi: int) -> None:
         """Parse lines ``[lo, hi)`` and collect their blocks."""
-        with _mistletoe_state():
+        with mm.mistletoe_state(_tokenize_block):
             self.walk(self._tokenize(self.lines, lo, hi), hi)
 
     @staticmethod
@@ -232,19 +92,19 @@ class _Walker:
             first = ln - 1 + shift
             stop = buf[k + 1][2] - 1 + shift if k + 1 < len(buf) else bound
             last = lm.last_nonblank(first, stop, quotes)
-            if kind is _Heading:
+            if kind is mm.Heading:
                 out.append(lm.span("heading", first, first, chain, res[0]))
-            elif kind is bt.Paragraph and isinstance(res, _Setext):
+            elif kind is mm.Paragraph and isinstance(res, mm.Setext):
                 out.append(lm.span("heading", first, last, chain, res.level))
-            elif kind is bt.Paragraph:
+            elif kind is mm.Paragraph:
                 out.append(lm.span("paragraph", first, last, chain))
             elif kind is bt.BlockCode or kind is bt.CodeFence:
                 out.append(lm.span("code", first, last, chain))
             elif kind is bt.ThematicBreak:
                 out.append(lm.span("thematic_break", first, first, chain))
-            elif kind is _Html:
+            elif kind is mm.Html:
                 self._html(first, last, chain, lists, quotes)
-            elif kind is _GfmTable:
+            elif kind is mm.GfmTable:
                 self._table(len(res[0]), first, last, chain)
             elif kind is bt.Quote:
                 out.append(lm.span("blockquote", first, last, chain, quotes + 1))
@@ -326,7 +186,7 @@ def parse_blocks(text: str) -> list[Structure]:
                 del walker.out[mark:]
                 walker.out.extend(mo.fallback_blocks(lm, a, b, wrappers))
     out.extend(walker.out)
-    return sorted(s for s in out if s.end > s.start)
+    return finalize(out)
 
 
 def heading_title(text: str, s: Structure) -> str:
@@ -367,9 +227,13 @@ class MarkdownBlockDetector(Detector):
             "depths (1 = outermost) for lists, list items and blockquotes. Null keeps all.",
         )
 
+    @staticmethod
+    def _blocks(ctx: DetectContext) -> list[Structure]:
+        return ctx.memo(("markdown.blocks",), lambda: parse_blocks(ctx.text))
+
     def detect(self, ctx: DetectContext) -> list[Structure]:
         """Spans of the configured block kind, labelled with this structure's name."""
-        blocks = ctx.memo(("markdown.blocks",), lambda: parse_blocks(ctx.text))
+        blocks = self._blocks(ctx)
         block, levels = self.params.block, self.params.levels
         keep = None if levels is None else set(levels)
         return finalize(
@@ -379,3 +243,29 @@ class MarkdownBlockDetector(Detector):
                 if s.label == block and (keep is None or s.level in keep)
             ]
         )
+
+    def detect_arrays(self, ctx: DetectContext) -> SpanArrays:
+        """Starts and ends of :meth:`detect`'s spans, without a Structure per span.
+
+        Every ``markdown.block.v1`` structure of a profile (eleven in ``markdown.core``) reads
+        the same parse: it is split by label once per document.
+        """
+        table = ctx.memo(("markdown.block_arrays",), lambda: _rows_by_label(self._blocks(ctx)))
+        rows = table.get(self.params.block)
+        if rows is None:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        if self.params.levels is not None:
+            rows = rows[np.isin(rows[:, 2], self.params.levels)]
+        return rows[:, 0].copy(), rows[:, 1].copy()
+
+
+def _rows_by_label(blocks: list[Structure]) -> dict[str, np.ndarray]:
+    """``label -> int64 rows (start, end, level)``, in ``blocks``' order.
+
+    ``parse_blocks`` sorts by ``(start, end, label, level)``, so each label's rows are in the
+    ``(start, end, level)`` order that ``detect`` produces.
+    """
+    grouped: dict[str, list[tuple[int, int, int]]] = {}
+    for s in blocks:
+        grouped.setdefault(s.label, []).append((s.start, s.end, s.level))
+    return {label: np.array(rows, dtype=np.int64).reshape(-1, 3) for label, rows in grouped.items()}

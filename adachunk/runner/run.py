@@ -16,6 +16,8 @@ from .outputs import assemble
 from .progress import Progress
 from .state import ResultStore
 
+_EMBEDDING_METRICS = ("icc", "dcc")  # the metrics that embed chunks
+
 
 @dataclass
 class RunSummary:
@@ -69,6 +71,7 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
         index["qdrant_url"] = qdrant_url
     opts = JobOptions(profile=str(profile), overrides=tuple(sorted(overrides.items())), errors=errors,
                       postprocess=postprocess, index=index.get("sink") != "none")
+    check_embedders(rp, index, opts.index)
     out = Path(out)
     store = ResultStore(out, rp.fingerprint, opts.key())
     store.prepare(resume)
@@ -99,6 +102,39 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
     totals = summary["totals"]
     return RunSummary(out, len(sources), len(todo), len(sources) - len(todo), totals["failed"], totals["chunks"],
                       time.perf_counter() - t0, summary)
+
+
+def check_embedders(rp, index: dict[str, Any], with_index: bool) -> None:
+    """Fail before any document (and any output) when an embedding model the run needs is not
+    available: the ICC/DCC embedder when they weigh in the score, the index embedder when there
+    is an index. A per-document failure would cost the whole corpus's work and end in the same
+    error; building the embedder checks the model offline without loading it.
+
+    Raises:
+        ProfileError: ``ADA213`` located at the profile key naming the model.
+    """
+    from ..errors import Location, ProfileError
+    from ..metrics.embedders import load_embedder
+    from ..profile.yamlmarks import mark_at
+
+    weights = rp.policy.metrics.get("weights", {})
+    needed = []
+    if any(weights.get(key) for key in _EMBEDDING_METRICS):
+        needed.append(("metrics", "embedder"))
+    if with_index:
+        needed.append(("index", "embedder") if index.get("embedder") else ("metrics", "embedder"))
+    for path in dict.fromkeys(needed):
+        spec = index.get("embedder") if path[0] == "index" else rp.policy.metrics.get("embedder")
+        try:
+            load_embedder(spec)
+        except ProfileError as err:
+            err.key_path = ".".join(path + ("model",))
+            mark = mark_at(rp.data, path + ("model",))
+            if mark:
+                err.location = Location(*mark)
+            err.hint = (err.hint + "; " if err.hint else "") + (
+                "to run without embeddings, set metrics.weights icc and dcc to 0 and use --sink none")
+            raise
 
 
 def _sink(out: Path, index: dict[str, Any], rp):

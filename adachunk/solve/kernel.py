@@ -7,18 +7,30 @@ in amortised O(1): the whole solve is O(n), independent of ``max_size``.
 Tie-breaking matches the reference: among equal ``dp[j]`` the smallest ``j`` wins, because a new
 ``j`` only evicts deque entries with a strictly larger value, so older (smaller) indices with an
 equal value stay in front.
+
+The three loops are plain Python functions compiled by Numba on first use (``cache=True``: later
+processes load the machine code from disk). Loading Numba costs about a second of CPU in a fresh
+process, more than the plain-Python loop needs on a small document, so inputs with fewer than
+:data:`JIT_MIN_CANDIDATES` candidates run the very same functions uncompiled: one algorithm, two
+speeds, and ``adachunk chunk`` on a page never imports Numba.
 """
 
 from __future__ import annotations
 
+import threading
+from typing import Callable
+
 import numpy as np
-from numba import njit
 
 INF = np.int64(1) << np.int64(62)
+# Below this many candidate cuts the uncompiled loop (about 1 µs per candidate) beats loading
+# Numba and its cached machine code (about 1 s of CPU in a fresh process).
+JIT_MIN_CANDIDATES = 50_000
+_JITTED: dict[str, Callable] = {}
+_jit_lock = threading.Lock()
 
 
-@njit(cache=True, nogil=True)
-def _forward(sizes, cost, chunk_cost, min_size, max_size, dp, prev):  # pragma: no cover - jitted
+def _forward(sizes, cost, chunk_cost, min_size, max_size, dp, prev):
     m = sizes.shape[0] - 1
     dq = np.empty(m + 1, dtype=np.int64)
     head = 0
@@ -46,8 +58,7 @@ def _forward(sizes, cost, chunk_cost, min_size, max_size, dp, prev):  # pragma: 
             prev[i] = -1
 
 
-@njit(cache=True, nogil=True)
-def _relaxed_end(sizes, cost, chunk_cost, max_size, dp, prev):  # pragma: no cover - jitted
+def _relaxed_end(sizes, cost, chunk_cost, max_size, dp, prev):
     # The last chunk may undershoot min_size (only reached when the strict solve failed).
     m = sizes.shape[0] - 1
     best = INF
@@ -62,8 +73,7 @@ def _relaxed_end(sizes, cost, chunk_cost, max_size, dp, prev):  # pragma: no cov
         prev[m] = arg
 
 
-@njit(cache=True, nogil=True)
-def _backtrack(prev, m):  # pragma: no cover - jitted
+def _backtrack(prev, m):
     n = 1
     i = m
     while i != 0:
@@ -81,21 +91,50 @@ def _backtrack(prev, m):  # pragma: no cover - jitted
     return out
 
 
-def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size: int, max_size: int):
+def _compiled(fn: Callable) -> Callable:
+    """``fn`` compiled by Numba (once per process; the machine code is cached on disk)."""
+    jitted = _JITTED.get(fn.__name__)
+    if jitted is None:
+        with _jit_lock:
+            jitted = _JITTED.get(fn.__name__)
+            if jitted is None:
+                from numba import njit
+
+                jitted = _JITTED[fn.__name__] = njit(cache=True, nogil=True)(fn)
+    return jitted
+
+
+def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size: int, max_size: int,
+                 *, jit: bool | None = None):
     """Same contract as :func:`adachunk.solve.reference.solve_reference`, O(n).
 
-    Returns ``(cuts, total)`` with ``cuts`` an int64 array of candidate indices.
+    Args:
+        sizes: cumulative size at each candidate (``sizes[0] == 0``), non-decreasing.
+        cost: cost of cutting at each candidate.
+        chunk_cost: cost added per chunk.
+        min_size: smallest chunk but the last.
+        max_size: largest chunk.
+        jit: compile with Numba (None: from :data:`JIT_MIN_CANDIDATES` candidates on, or when
+            this process has compiled it already).
+
+    Returns:
+        ``(cuts, total)`` with ``cuts`` an int64 array of candidate indices (total -1: infeasible).
     """
     sizes = np.ascontiguousarray(sizes, dtype=np.int64)
     cost = np.ascontiguousarray(cost, dtype=np.int64)
     m = sizes.shape[0] - 1
     if m <= 0:
         return np.zeros(1, np.int64), 0
+    if jit is None:  # once compiled in this process, the compiled loop is always the faster one
+        jit = m >= JIT_MIN_CANDIDATES or "_forward" in _JITTED
+    forward, relaxed_end, backtrack = (
+        (_compiled(_forward), _compiled(_relaxed_end), _compiled(_backtrack)) if jit
+        else (_forward, _relaxed_end, _backtrack))
     dp = np.empty(m + 1, dtype=np.int64)
     prev = np.empty(m + 1, dtype=np.int64)
-    _forward(sizes, cost, np.int64(chunk_cost), np.int64(min_size), np.int64(max_size), dp, prev)
+    forward(sizes, cost, np.int64(chunk_cost), np.int64(min_size), np.int64(max_size), dp, prev)
     if dp[m] >= INF:
-        _relaxed_end(sizes, cost, np.int64(chunk_cost), np.int64(max_size), dp, prev)
+        relaxed_end(sizes, cost, np.int64(chunk_cost), np.int64(max_size), dp, prev)
         if dp[m] >= INF:
             return np.zeros(0, np.int64), -1
-    return _backtrack(prev, m), int(dp[m])
+    return backtrack(prev, m), int(dp[m])

@@ -1,0 +1,134 @@
+"""The fast cost lattice gives exactly the reference's floats and integers.
+
+``adachunk.cost.lattice`` skips candidates outside a ramp's segments, adds const rules up in one
+integer difference array and replaces binary searches by arithmetic for ``chars``; none of that
+may change a single cost (the golden chunks depend on every integer), so every value is compared
+bit for bit with ``adachunk.cost.reference`` on random spans, shapes and candidate sets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import adachunk.cost.lattice as lat
+from adachunk.cost import reference
+from adachunk.cost.lattice import CostRule, build_costs, rule_cost, shape_values
+from adachunk.cost.punishments import Shape, make_shape
+
+SHAPES = ["const", "linear", "reverse_linear", "triangular", "inverse_triangular"]
+SMALL_BATCH = 7  # covered candidates per batch: forces many batches on small inputs
+
+
+@st.composite
+def lattices(draw):
+    """(P, starts, ends, n): candidates (all positions or a sorted subset) and sorted spans."""
+    n = draw(st.integers(1, 400))
+    if draw(st.booleans()):
+        P = np.arange(n + 1, dtype=np.int64)
+    else:
+        inner = draw(st.sets(st.integers(1, n - 1), max_size=n - 1)) if n > 1 else set()
+        P = np.array([0, *sorted(inner), n], dtype=np.int64)
+    pairs = draw(st.lists(st.tuples(st.integers(0, n), st.integers(0, 60)), max_size=30))
+    spans = sorted((s, min(n, s + w)) for s, w in pairs)  # nested and overlapping spans too
+    starts = np.array([s for s, _ in spans], dtype=np.int64)
+    ends = np.array([e for _, e in spans], dtype=np.int64)
+    return P, starts, ends, n
+
+
+_scales = st.sampled_from([1, 5, 60, 300, 1000]) | st.floats(0.01, 2000, allow_nan=False)
+_widths = st.none() | st.sampled_from([1, 3, 50, 300]) | st.floats(0.5, 500, allow_nan=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=lattices(), shape=st.sampled_from(SHAPES), scale=_scales, width=_widths,
+       side=st.sampled_from(["on", "off"]))
+def test_shape_values_bit_identical_to_reference(data, shape, scale, width, side):
+    P, starts, ends, n = data
+    sh = make_shape(shape, scale, width)
+    got = shape_values(P, starts, ends, sh, side, n)
+    want = reference.shape_values(P, starts, ends, sh, side, n)
+    assert got.tobytes() == want.tobytes()
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=lattices(), shape=st.sampled_from(SHAPES[1:]), width=_widths)
+def test_small_batches_keep_the_reference_order(data, shape, width):
+    """Overlapping spans split across batches add up in the reference's batch order."""
+    P, starts, ends, n = data
+    sh = make_shape(shape, 97.3, width)
+    old = lat._BATCH
+    lat._BATCH = SMALL_BATCH
+    try:
+        got = shape_values(P, starts, ends, sh, "on", n)
+    finally:
+        lat._BATCH = old
+    want = reference.shape_values(P, starts, ends, sh, "on", n, batch=SMALL_BATCH)
+    assert got.tobytes() == want.tobytes()
+
+
+def _overlapping(lengths, scale, width):
+    """A shape whose two segments overlap (allowed for registered shapes)."""
+    full = lambda v: np.full(lengths.shape, float(v))  # noqa: E731
+    return [(full(0), lengths, full(scale), full(0)), (lengths / 3, lengths, full(1.5), full(2.5))]
+
+
+def test_overlapping_segments_fall_back_to_the_reference():
+    P = np.arange(41, dtype=np.int64)
+    starts, ends = np.array([2, 5, 30]), np.array([25, 12, 40])
+    sh = Shape("overlap", _overlapping, 10.0)
+    got = shape_values(P, starts, ends, sh, "on", 40)
+    assert got.tobytes() == reference.shape_values(P, starts, ends, sh, "on", 40).tobytes()
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=lattices(), picks=st.lists(st.tuples(st.sampled_from(SHAPES), _scales, _widths,
+                                                 st.sampled_from(["on", "off", "both"])),
+                                       min_size=1, max_size=5))
+def test_build_costs_is_the_sum_of_rounded_rules(data, picks):
+    """The shared integer difference array equals rounding each rule separately (old build)."""
+    P, starts, ends, n = data
+    rules = []
+    for k, (shape, scale, width, side) in enumerate(picks):
+        sh = make_shape(shape, scale, width)
+        rules.append(CostRule(f"r{k}", "x" if k % 2 else "y", on=sh if side != "off" else None,
+                              off=sh if side != "on" else None))
+    structures = {"x": (starts, ends), "y": (starts[::2].copy(), ends[::2].copy())}
+    want = np.zeros(len(P), dtype=np.int64)
+    for rule in rules:
+        sp = structures[rule.label]
+        for side, shape in (("on", rule.on), ("off", rule.off)):
+            if shape is not None:
+                want += np.rint(reference.shape_values(P, *sp, shape, side, n)).astype(np.int64)
+    want[0] = want[-1] = 0
+    assert build_costs(P, structures, rules, n).tolist() == want.tolist()
+    for rule in rules:  # rule_cost (explanations) agrees with the reference too
+        on, off = rule_cost(P, structures[rule.label], rule, n)
+        sp = structures[rule.label]
+        ref_on = reference.shape_values(P, *sp, rule.on, "on", n) if rule.on else np.zeros(len(P))
+        assert on.tolist() == np.rint(ref_on).astype(np.int64).tolist()
+
+
+@pytest.mark.parametrize("granularity", ["chars", "tokens"])
+def test_clair_document_costs_equal_the_reference(clair_docs, granularity):
+    """The default profile's costs on a real document, both granularities."""
+    from adachunk import load_profile
+    from adachunk.detect.base import DetectContext
+    from adachunk.split.dp import detect_all
+    from adachunk.tokenize import CharCounter, get_counter
+
+    text = clair_docs[0][1]["full_text"][:60_000]
+    policy = load_profile("default").policy
+    structures = detect_all(policy, DetectContext(text))
+    P, _ = (CharCounter() if granularity == "chars" else get_counter("o200k_base")).boundaries(text)
+    want = np.zeros(len(P), dtype=np.int64)
+    for rule in policy.rules:
+        sp = structures.get(rule.label, (np.zeros(0, np.int64), np.zeros(0, np.int64)))
+        for side, shape in (("on", rule.on), ("off", rule.off)):
+            if shape is not None:
+                ref = reference.shape_values(P, *sp, shape, side, len(text))
+                want += np.rint(ref).astype(np.int64)
+    want[0] = want[-1] = 0
+    assert np.array_equal(build_costs(P, structures, list(policy.rules), len(text)), want)
