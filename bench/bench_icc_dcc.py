@@ -1,6 +1,7 @@
 """Wall time of ICC and DCC (exact and fast) on CLAIR, 4 candidates, with the other 3 metrics.
 
-Usage: python bench/bench_icc_dcc.py [--embedder minilm|m2v|hash] [--docs N] [--json OUT]
+Usage: python bench/bench_icc_dcc.py [--embedder minilm|minilm-int8|m2v|hash] [--docs N]
+       [--json OUT] [--compare REF.json]
 
 Candidates per document (the paper profile's pool without llm_regex, which needs an LLM):
 ``page_raw`` (page.v1, no post-processing), ``page``, ``our_recurs_1100`` and ``our_recurs_600``
@@ -10,15 +11,19 @@ candidates are stand-ins: fixed token windows of 1100 and 600 built with ``build
 One metric context per document is shared by its four candidates, as in ``adachunk score``: a
 block or chunk embedded for one candidate is reused by the others, so the time of the first
 metric that needs an embedding includes it (order: SC, BI, RC, ICC, DCC exact, DCC fast).
-Prints seconds per metric, embedding statistics, peak RSS, and mean ICC/DCC per candidate next
-to the paper's Table 3 (jina-embeddings-v3) with the rank order of the candidates.
-Not a test: numbers go to bench/RESULTS.md by hand.
+Prints seconds per metric, CPU seconds, the machine's load average (other processes share the
+cores: compare CPU seconds across runs), embedding statistics, peak RSS, and mean ICC/DCC per
+candidate next to the paper's Table 3 (jina-embeddings-v3) with the rank order of the candidates.
+``--compare REF.json`` (a ``--json`` output of another run, e.g. exact vs ``minilm-int8``) prints
+how far ICC/DCC moved per document and candidate, and on how many documents the best candidate
+per metric is the same. Not a test: numbers go to bench/RESULTS.md by hand.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import sys
 import time
@@ -34,6 +39,7 @@ from adachunk.metrics.base import MetricContext  # noqa: E402
 CLAIR = ROOT.parent / "shared" / "corpus" / "clair"
 EMBEDDERS = {
     "minilm": {"type": "sentence_transformers.v1"},
+    "minilm-int8": {"type": "sentence_transformers.v1", "quantize": "int8"},
     "m2v": {"type": "model2vec.v1"},
     "hash": {"type": "hash.v1", "max_tokens": 254},
 }
@@ -125,12 +131,31 @@ def _ranking(means: dict) -> str:
     return " > ".join(k for k, _ in sorted(means.items(), key=lambda kv: -(kv[1] if kv[1] is not None else -1)))
 
 
+def compare(results: dict, reference: dict) -> None:
+    """Print how far ICC/DCC moved from ``reference`` (same documents and candidates)."""
+    docs = [d for d in results if d in reference]
+    print(f"\ncompared with the reference run on {len(docs)} documents (points = 100 x value):")
+    for key in ("icc", "dcc_exact", "dcc_fast"):
+        pairs = [(results[d][c][key], reference[d][c][key]) for d in docs for c in CANDIDATES]
+        diffs = [100 * abs(a - b) for a, b in pairs if a is not None and b is not None]
+        same = sum(_best(results[d], key) == _best(reference[d], key) for d in docs)
+        mean_diff = sum(diffs) / len(diffs) if diffs else 0.0
+        print(f"  {key:<10} mean |diff| {mean_diff:.3f} points, max {max(diffs, default=0.0):.3f}; "
+              f"same best candidate on {same}/{len(docs)} documents")
+
+
+def _best(row: dict, key: str) -> str | None:
+    scored = [(row[c][key], c) for c in CANDIDATES if row[c][key] is not None]
+    return max(scored)[1] if scored else None
+
+
 def report(results: dict, times: dict, wall: float) -> None:
     """Print timings and the comparison with the paper."""
     ref = json.loads((CLAIR / "paper_reference.json").read_text())["table3"]
     metric_keys = [k for k in ("chunking", "sc", "bi", "rc", "icc", "dcc_exact", "dcc_fast") if k in times]
     print(f"documents: {len(results)}   wall: {wall:.1f} s   peak RSS: "
-          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB   load average "
+          f"(1 min) at start {times['load_start']:.1f}, at end {os.getloadavg()[0]:.1f}")
     print("seconds per metric (4 candidates, all documents): "
           + ", ".join(f"{k} {times[k]:.1f}" for k in metric_keys))
     print("CPU seconds per metric (all threads): "
@@ -156,6 +181,7 @@ def main() -> int:
     ap.add_argument("--embedder", choices=sorted(EMBEDDERS), default="minilm")
     ap.add_argument("--docs", type=int, help="only the first N documents (sorted by name)")
     ap.add_argument("--json", help="write per-document values and timings here")
+    ap.add_argument("--compare", help="a --json output of another run: print how far ICC/DCC moved")
     args = ap.parse_args()
     if not CLAIR.is_dir():
         print("../shared/corpus/clair is not available", file=sys.stderr)
@@ -170,6 +196,7 @@ def main() -> int:
     load_s = time.perf_counter() - t0
     print(f"embedder {args.embedder}: loaded in {load_s:.1f} s", flush=True)
     times: dict = defaultdict(float)
+    times["load_start"] = os.getloadavg()[0]
     results = {}
     t0 = time.perf_counter()
     for path in documents(args.docs):
@@ -178,6 +205,8 @@ def main() -> int:
         print(f"  {path.name[:60]:<60} {time.perf_counter() - t:7.1f} s", flush=True)
     wall = time.perf_counter() - t0
     report(results, times, wall)
+    if args.compare:
+        compare(results, json.loads(Path(args.compare).read_text())["results"])
     if args.json:
         Path(args.json).write_text(json.dumps({"embedder": spec, "load_s": load_s, "wall_s": wall,
                                                "times": times, "results": results}, indent=1))

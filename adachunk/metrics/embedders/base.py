@@ -4,12 +4,15 @@ An embedder turns texts into L2-normalised float32 vectors. Subclasses implement
 :meth:`Embedder.encode` (texts that fit the model) and, when the model has an input limit,
 :meth:`Embedder.token_starts` (where the model's tokens start, used to measure texts in the
 model's own tokens). Everything else (long texts, span caching, batching) is shared: long texts
-go through :class:`~adachunk.metrics.embedders.spans.SpanEmbeddings`, which pools them.
+go through :class:`~adachunk.metrics.embedders.spans.SpanEmbeddings`, which pools them, and
+:func:`plan_batches` groups texts of similar length so that a model batch is not padded to its
+longest text.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import ClassVar, Sequence
 
 import numpy as np
@@ -107,3 +110,43 @@ def fits_quickly(text: str, limit: int | None) -> bool:
     least one UTF-8 byte; SentencePiece may add one leading word-boundary token.
     """
     return limit is None or len(text.encode("utf-8", "surrogatepass")) + 1 <= limit
+
+
+def plan_batches(lengths: Sequence[int], max_texts: int, overhead: int = 64,
+                 max_tokens: int | None = None) -> list[list[int]]:
+    """Indices of ``lengths`` grouped into model batches, longest texts first.
+
+    A transformer batch costs about ``count × longest`` tokens of compute (shorter texts are
+    padded) plus a fixed cost per forward pass, ``overhead`` tokens' worth. Texts are sorted by
+    length and the sorted run is cut where it minimises ``Σ (count × longest + overhead)`` (an
+    exact dynamic programme, O(n · max_texts)). Unsorted batches of the span mixes ICC asks for
+    spend about half their compute on padding; these plans about 5 %.
+
+    Args:
+        lengths: model tokens of each text (special tokens included).
+        max_texts: most texts in one batch.
+        overhead: the fixed cost of one forward pass, in tokens.
+        max_tokens: most padded tokens (``count × longest``) in one batch, which bounds the
+            activation memory of a forward pass; a single longer text still gets its own batch.
+
+    Returns:
+        Batches of indices into ``lengths``; every index appears exactly once.
+    """
+    order = sorted(range(len(lengths)), key=lambda i: -int(lengths[i]))
+    sorted_len = [int(lengths[i]) for i in order]
+    n, cap = len(order), max(1, max_texts)
+    best = [0.0] + [math.inf] * n  # best[j]: cheapest cover of the j longest texts
+    cut = [0] * (n + 1)
+    for j in range(1, n + 1):
+        for i in range(j - 1, max(0, j - cap) - 1, -1):  # batch (i, j] is padded to sorted_len[i]
+            padded = (j - i) * sorted_len[i]
+            if max_tokens is not None and padded > max_tokens and j - i > 1:
+                break  # earlier starts only pad more
+            cost = best[i] + padded + overhead
+            if cost < best[j]:
+                best[j], cut[j] = cost, i
+    batches, j = [], n
+    while j:
+        batches.append(order[cut[j]:j])
+        j = cut[j]
+    return batches[::-1]

@@ -7,6 +7,9 @@ the spans it has not seen, all of them in one batched model call per request, an
 longer than the model's input limit over the document's pooling grid
 (:mod:`~adachunk.metrics.embedders.pooling`), whose pieces are themselves cached spans.
 
+Identical texts at different spans (blank pieces, repeated page headers and footers) are
+embedded once.
+
 One instance lives in each document's :class:`~adachunk.metrics.base.MetricContext` (see
 :func:`span_embeddings`); the embedder itself (the loaded model) is shared by all documents.
 """
@@ -45,6 +48,7 @@ class SpanEmbeddings:
         self._block_starts = block_starts
         self._vectors: dict[Span, np.ndarray] = {}
         self._by_text: dict[str, np.ndarray] = {}
+        self._piece_texts: dict[str, np.ndarray] = {}  # text of every span that fits → its vector
         self._tokens: TokenIndex | None = None
         self._grid: np.ndarray | None = None
         self.stats = {"model_calls": 0, "embedded": 0, "pooled": 0, "requested": 0, "hits": 0}
@@ -122,12 +126,17 @@ class SpanEmbeddings:
         return np.stack([self._by_text[k] for k in keys])
 
     def _encode_spans(self, spans: list[Span]) -> None:
+        """Embed ``spans`` in one model call; a text already embedded at another span (blank
+        pieces, repeated page footers) is not sent again."""
         if not spans:
             return
-        vecs = normalise(self.embedder.encode([self.text[a:b] for a, b in spans]))
-        self.stats["model_calls"] += 1
-        self.stats["embedded"] += len(spans)
-        self._vectors.update(zip(spans, vecs))
+        texts = [self.text[a:b] for a, b in spans]
+        new = [t for t in dict.fromkeys(texts) if t not in self._piece_texts]
+        if new:
+            self._piece_texts.update(zip(new, normalise(self.embedder.encode(new))))
+            self.stats["model_calls"] += 1
+            self.stats["embedded"] += len(new)
+        self._vectors.update((s, self._piece_texts[t]) for s, t in zip(spans, texts))
 
 
 # -- embedder resolution ---------------------------------------------------------------------
