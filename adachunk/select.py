@@ -6,6 +6,10 @@ wins); a later candidate must beat the best earlier one by more than ``select.mi
 Candidates that fell back (e.g. the LLM endpoint was unreachable) are left out unless nothing
 else is left (``select.exclude_fallbacks``); candidates that failed are always left out. The
 decision record keeps every candidate's scores, size statistics, fallbacks and timings.
+
+Work that cannot change the decision is skipped: a candidate that fell back while another is
+ok is not scored (its scores are None with the reason; ``select.score_ineligible: true`` scores
+it anyway), and a metric whose weight is 0 is not computed.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .metrics.aggregate import aggregate
+from .metrics.base import MetricContext
 from .metrics.suite import DEFAULT_KEYS, context_for, score_chunking
 from .policy import Policy
 from .split.pool import run_pool
@@ -121,13 +126,50 @@ def choose(results: list[CandidateResult], select: dict[str, Any]) -> int | None
     return best
 
 
+def _ineligible(results: list[CandidateResult], select: dict[str, Any]) -> set[int]:
+    """Candidates that cannot win whatever their scores (see :func:`choose`), unless the profile
+    asks to score them anyway."""
+    if select.get("score_ineligible", False) or not select.get("exclude_fallbacks", True):
+        return set()
+    if not any(r.status == "ok" for r in results):
+        return set()
+    return {i for i, r in enumerate(results) if r.status == "fallback"}
+
+
+def _score(res: CandidateResult, ctx, keys: tuple[str, ...], skipped: dict[str, str], order: tuple[str, ...],
+           weights: dict[str, float], none_policy: str) -> None:
+    """Score one candidate with ``keys``; ``skipped`` metrics get None with their reason; the
+    scores are listed in ``order``."""
+    t = time.perf_counter()
+    scored = score_chunking(res.chunking.chunks, ctx, keys)
+    res.seconds["score_s"] = round(time.perf_counter() - t, 4)
+    res.scores = {k: (None if k not in scored or scored[k].value is None else round(float(scored[k].value), 6))
+                  for k in order}
+    res.reasons = {k: r.reason for k, r in scored.items() if r.value is None and r.reason} | skipped
+    res.score = aggregate(scored, weights, none_policy).score
+    if res.score is not None:
+        res.score = round(res.score, 6)
+
+
 def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
-                    postprocess: bool = True) -> Decision:
-    """Run the pool, score, and choose for one document."""
+                    postprocess: bool = True, ctx: MetricContext | None = None) -> Decision:
+    """Run the pool, score, and choose for one document.
+
+    Args:
+        doc: the document.
+        policy: the resolved profile's policy.
+        metric_keys: metrics to compute (those with weight 0 are skipped).
+        postprocess: run the profile's post-processing on every candidate.
+        ctx: the document's metric context, when the caller wants to reuse its caches (the
+            runner embeds index vectors from it); made here otherwise.
+    """
     t0 = time.perf_counter()
-    ctx = context_for(doc, policy)
+    ctx = ctx if ctx is not None else context_for(doc, policy)
     weights = policy.metrics.get("weights", {})
     none_policy = policy.metrics.get("none_policy", "neutral")
+    # no weights at all: compute everything (the score is then None, as aggregate() says)
+    keys = tuple(k for k in metric_keys if not weights or weights.get(k, 0) > 0)
+    zero = {k: "weight 0 in the profile: not computed" for k in metric_keys if k not in keys}
     results = []
     for run in run_pool(doc, policy, postprocess=postprocess):
         res = CandidateResult(name=run.name, type=run.type, status=_status(run.chunking), chunking=run.chunking,
@@ -135,15 +177,17 @@ def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
         if run.chunking is not None:
             res.fallback = run.chunking.meta.get("fallback")
             res.stats = size_stats(run.chunking)
-            t = time.perf_counter()
-            scored = score_chunking(run.chunking.chunks, ctx, metric_keys)
-            res.seconds["score_s"] = round(time.perf_counter() - t, 4)
-            res.scores = {k: (None if r.value is None else round(float(r.value), 6)) for k, r in scored.items()}
-            res.reasons = {k: r.reason for k, r in scored.items() if r.value is None and r.reason}
-            res.score = aggregate(scored, weights, none_policy).score
-            if res.score is not None:
-                res.score = round(res.score, 6)
         results.append(res)
+    skip = _ineligible(results, policy.select)
+    for i, res in enumerate(results):
+        if res.chunking is None:
+            continue
+        if i in skip:
+            reason = "not scored: fell back while another candidate is ok, so it cannot win (select.score_ineligible)"
+            res.scores = {k: None for k in metric_keys}
+            res.reasons = {k: reason for k in metric_keys}
+            continue
+        _score(res, ctx, keys, zero, tuple(metric_keys), weights, none_policy)
     winner = choose(results, policy.select)
     return Decision(doc.id, doc.source, doc.content_hash, policy.name, policy.fingerprint, results, winner,
                     time.perf_counter() - t0)

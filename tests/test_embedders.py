@@ -277,3 +277,24 @@ def test_minilm_int8_is_close_to_exact_but_a_different_embedder():
     assert np.linalg.norm(b, axis=1) == pytest.approx([1.0] * len(b), abs=1e-5)
     sims_exact, sims_quant = a @ a.T, b @ b.T
     assert np.abs(sims_exact - sims_quant).max() < 0.15  # the similarities ICC/DCC use move little
+
+
+def test_prefixed_vectors_reuse_the_cached_pieces_and_embed_only_the_prefixes():
+    b1, b2, b3 = "ant bee cat dog.\n\n", "eel fox gnu. Hen ibis jay.\n\n", "kea lark mole."
+    text = b1 + b2 + b3
+    emb = CountingEmbedder(dim=512, max_tokens=5)
+    spans = SpanEmbeddings(text, emb, [len(b1), len(b1 + b2)])
+    chunks = [(0, len(b1)), (len(b1), len(text))]
+    scored = spans.get(chunks)  # what scoring the winner embedded
+    calls = len(emb.calls)
+    head = "H\n\n"
+    out = spans.get_prefixed(["", head, head, head], [chunks[0], (0, 8), *chunks])
+    new_texts = [t for call in emb.calls[calls:] for t in call]
+    assert sorted(new_texts) == sorted([head, head + "ant bee "])  # only the prefixes were new model input
+    assert np.array_equal(out[0], scored[0])  # no prefix: the chunk's own cached vector
+    assert np.allclose(out[1], emb.encode([head + "ant bee "])[0])  # fits: embedded whole
+    g2, g3 = len(b1) + len("eel fox gnu. "), len(b1 + b2)
+    pieces = [head, text[len(b1):g2], text[g2:g3], text[g3:]]
+    expected = normalise(np.array([1, 3, 3, 3], dtype=np.float32) @ emb.encode(pieces))[0]
+    assert np.allclose(out[3], expected, atol=1e-6)  # pooled over the prefix and the grid pieces
+    assert np.allclose(out[2], normalise(np.array([1, 4], dtype=np.float32) @ emb.encode([head, b1]))[0], atol=1e-6)

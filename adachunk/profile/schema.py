@@ -148,6 +148,11 @@ class SelectSpec(Strict):
         default=0.0, ge=0,
         description="a later candidate must beat the best earlier one by more than this to win (ties: profile order)",
     )
+    score_ineligible: bool = Field(
+        default=False,
+        description="also score candidates that cannot win (fell back while another is ok): "
+        "their scores then show in decisions.jsonl, at the cost of their embedding work",
+    )
 
 
 class IndexSpec(Strict):

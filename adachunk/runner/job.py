@@ -93,28 +93,46 @@ def index_embedder(policy):
     return _STATE[key]
 
 
+def index_vectors(records: list[dict[str, Any]], policy, ctx) -> np.ndarray:
+    """Index vectors of the winner's chunk records.
+
+    When the index uses the metrics' embedder, the vectors come from the document's span cache
+    (the winner's chunks were embedded while scoring it): with ``embed_text: text`` they are
+    exactly those vectors, and with the heading path prepended only the paths are new model
+    input (a chunk longer than the model is pooled over its path and its cached pieces).
+    Another index embedder embeds the texts afresh.
+    """
+    from ..metrics.embedders.spans import span_embeddings
+    from ..sink.records import embed_prefix, embed_text
+
+    mode = policy.index.get("embed_text", "heading_path+text")
+    spec = policy.index.get("embedder")
+    if spec is None or spec == policy.metrics.get("embedder"):
+        return span_embeddings(ctx).get_prefixed([embed_prefix(r, mode) for r in records],
+                                                 [(r["start"], r["end"]) for r in records])
+    return np.asarray(index_embedder(policy).embed([embed_text(r, mode) for r in records]), dtype=np.float32)
+
+
 def process_path(path: str, opts: JobOptions) -> DocResult:
     """Process one input file end to end (never raises)."""
     from ..ingest import read_document
+    from ..metrics.suite import context_for
     from ..select import select_document
-    from ..sink.records import chunk_record, embed_text
+    from ..sink.records import chunk_record
 
     t0 = time.perf_counter()
     digest = file_sha256(path)
     try:
         rp = _profile(opts)
         doc = read_document(path, errors=opts.errors)
-        decision = select_document(doc, rp.policy, postprocess=opts.postprocess)
+        ctx = context_for(doc, rp.policy)
+        decision = select_document(doc, rp.policy, postprocess=opts.postprocess, ctx=ctx)
         best = decision.best
         records = []
         if best is not None:
             records = [chunk_record(c, doc, rp.name, rp.fingerprint, best.type, candidate=best.name,
                                     scores=best.scores) for c in best.chunking.chunks]
-        vectors = None
-        if opts.index and records:
-            mode = rp.policy.index.get("embed_text", "heading_path+text")
-            vectors = np.asarray(index_embedder(rp.policy).embed([embed_text(r, mode) for r in records]),
-                                 dtype=np.float32)
+        vectors = index_vectors(records, rp.policy, ctx) if opts.index and records else None
         ok = best is not None
         error = None if ok else "every candidate failed: " + "; ".join(
             f"{c.name}: {c.error}" for c in decision.candidates)

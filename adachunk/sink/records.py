@@ -33,10 +33,15 @@ def embed_text(record: dict[str, Any], mode: str = "heading_path+text") -> str:
     The source slice (``text``) stays untouched; only the embedded string carries the context
     (like Docling's ``contextualize()``).
     """
+    return embed_prefix(record, mode) + record["text"]
+
+
+def embed_prefix(record: dict[str, Any], mode: str = "heading_path+text") -> str:
+    """What :func:`embed_text` puts before the chunk text ("" when nothing)."""
     path = record.get("heading_path") or []
     if mode == "heading_path+text" and path:
-        return " > ".join(path) + "\n\n" + record["text"]
-    return record["text"]
+        return " > ".join(path) + "\n\n"
+    return ""
 
 
 def dumps(obj: Any) -> str:

@@ -125,6 +125,43 @@ class SpanEmbeddings:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)
         return np.stack([self._by_text[k] for k in keys])
 
+    def get_prefixed(self, prefixes: Sequence[str], spans: Sequence[Span]) -> np.ndarray:
+        """Vectors of ``prefix + text[a:b]`` (e.g. a chunk with its heading path prepended).
+
+        A pair that fits the model is embedded whole (cached by content). A longer one is pooled
+        like any long span, over the prefix as one piece and the span's pieces of the document
+        grid, which are already cached when the span's chunk was scored: only the prefixes cost
+        a model call.
+        """
+        out = np.zeros((len(spans), self.embedder.dim), dtype=np.float32)
+        whole: dict[int, str] = {}
+        pooled: list[int] = []
+        for i, (prefix, (a, b)) in enumerate(zip(prefixes, spans)):
+            if not prefix:
+                continue
+            text = prefix + self.text[a:b]
+            lim = self.limit
+            if lim is None or fits_quickly(text, lim) or self._prefix_tokens(prefix) + self.tokens().count(a, b) + 1 <= lim:
+                whole[i] = text
+            else:
+                pooled.append(i)
+        plain = [i for i, p in enumerate(prefixes) if not p]
+        if plain:
+            out[plain] = self.get([spans[i] for i in plain])
+        if whole:
+            out[list(whole)] = self.get_texts(list(whole.values()))
+        for i in pooled:
+            a, b = spans[i]
+            parts = [p for p in pieces_of(self.grid(), a, b) if self.tokens().count(*p) > 0]
+            weights = np.array([self._prefix_tokens(prefixes[i])] + [self.tokens().count(*p) for p in parts],
+                               dtype=np.float32)
+            vecs = np.concatenate([self.get_texts([prefixes[i]]), self.get(parts)])
+            out[i] = normalise(weights @ vecs)[0]
+        return out
+
+    def _prefix_tokens(self, prefix: str) -> int:
+        return len(self.embedder.token_starts(prefix))
+
     def _encode_spans(self, spans: list[Span]) -> None:
         """Embed ``spans`` in one model call; a text already embedded at another span (blank
         pieces, repeated page footers) is not sent again."""
