@@ -147,6 +147,7 @@ def _fast_encoder(name: str):
 # independently and in parallel with identical ids. ("/" is excluded: o200k's punctuation
 # pattern absorbs trailing newlines and slashes, so ".\n/" is a single token.)
 _PIECE_BREAK = re.compile(r"\n(?=[^\s/])")
+_ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _PIECE_TARGET = 1 << 16
 
 
@@ -259,6 +260,24 @@ class TiktokenCounter:
                 lens[i] = len(decode(i))
             out = lens[ids]
         return out
+
+    def splits_at(self, text: str, pos: int) -> bool:
+        """True when ``text[:pos]`` and ``text[pos:]`` encoded on their own give exactly the
+        whole text's tokens split at ``pos``, so a chunk edge there needs no recount.
+
+        Both encodings pre-tokenize with a regex that has no look-behind, and each piece is
+        encoded on its own; the split is exact where the whole text's piece ending at ``pos``
+        ends there whatever follows. That holds at the ends of the text, after a newline
+        followed by neither whitespace nor "/" (``_PIECE_BREAK``), and after ASCII punctuation
+        followed by a space (the punctuation run stops at the space, which starts the next
+        piece: ``". The"``). ``tests/test_tokenize.py`` checks the ids on random texts.
+        """
+        if pos <= 0 or pos >= len(text):
+            return True
+        before, after = text[pos - 1], text[pos]
+        if before == "\n":
+            return not after.isspace() and after != "/"
+        return after == " " and before in _ASCII_PUNCT
 
     def boundaries(self, text: str) -> tuple[np.ndarray, np.ndarray]:
         safe = _safe(text)

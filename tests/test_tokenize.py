@@ -117,3 +117,34 @@ def test_tiktoken_pieces_keep_ids_on_long_text(monkeypatch):
     text = ("end.\n/path/to/file and more words\n" * 1500) + ("Plain line of text.\n" * 2500)
     assert len(text) > 1 << 16
     assert c.encode(text) == c.enc.encode_ordinary(text)
+
+
+# Characters that matter to the pre-tokenizers around a split: newlines, spaces, "/", ASCII
+# punctuation, apostrophes (contractions), digits, upper/lower case, non-Latin letters, marks.
+_SPLIT_ALPHABET = st.sampled_from(list("\n\n \r\t/.,;:!?')\"-#|*aZe3 ") + ["é", "\u0301", "中", "😀", "Ab", "'s", "  ", ".\n"])
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(_SPLIT_ALPHABET, min_size=1, max_size=40))
+def test_splits_at_means_the_ids_split_exactly(name, parts):
+    """Where ``splits_at`` holds, the two sides encoded on their own are the whole text's ids:
+    the DP splitter then takes a chunk's own count from the whole text's counts."""
+    text = "".join(parts)
+    counter = TiktokenCounter(name)
+    enc = offline_encoding(name)
+    whole = enc.encode_ordinary(text)
+    for pos in range(len(text) + 1):
+        if counter.splits_at(text, pos):
+            assert enc.encode_ordinary(text[:pos]) + enc.encode_ordinary(text[pos:]) == whole, (text, pos)
+
+
+def test_splits_at_the_common_chunk_edges():
+    counter = TiktokenCounter("cl100k_base")
+    text = "End of a sentence. Next one\n\nNew paragraph\n/path x. y"
+    assert counter.splits_at(text, text.index(" Next"))  # after punctuation, before a space
+    assert counter.splits_at(text, text.index("New"))  # after a newline, before a word
+    assert not counter.splits_at(text, text.index("/path"))  # o200k glues ".\n/" together
+    assert not counter.splits_at(text, text.index("Next"))  # inside the " Next" piece
+    assert not counter.splits_at(text, text.index("\nNew"))  # inside the newline run
+    assert counter.splits_at(text, 0) and counter.splits_at(text, len(text))

@@ -3,7 +3,9 @@
 Token mode tokenises the document once and solves over token boundaries; a chunk tokenised on
 its own can differ from its slice of the whole-document tokenisation by a token or two at its
 edges, so every chunk's own count is checked and any chunk over the limit is re-solved on its
-own span with a tighter limit (repair), which keeps the guarantee exact.
+own span with a tighter limit (repair), which keeps the guarantee exact. Only edges where the
+tokenizer may split differently are re-encoded: at an edge where the counter's ``splits_at``
+holds (for o200k/cl100k a newline before a word), the whole text's count is the chunk's own.
 """
 
 from __future__ import annotations
@@ -62,12 +64,22 @@ def _repair(lat: _Lattice, cuts: list[int], settings: SolverSettings, limit: int
     """
     out, counts = [cuts[0]], []
     count = lat.tokens.count
+    # in chars mode S counts characters, so every chunk's tokens are counted
+    splits_at = getattr(lat.tokens, "splits_at", None) if settings.granularity == "tokens" else None
+    text, P, S = lat.text, lat.P, lat.S
+
+    def own_count(lo: int, hi: int) -> int:
+        a, b = int(P[lo]), int(P[hi])
+        if splits_at is not None and splits_at(text, a) and splits_at(text, b):
+            return int(S[hi] - S[lo])  # both edges split the whole text's tokens exactly
+        return count(text[a:b])
+
     for a, b in zip(cuts, cuts[1:]):
         stack = [(a, b, limit)]
         pieces = []
         while stack:
             lo, hi, lim = stack.pop()
-            own = count(lat.text[lat.P[lo] : lat.P[hi]])
+            own = own_count(lo, hi)
             if settings.granularity == "chars" or own <= limit or hi - lo <= 1:
                 pieces.append((lo, hi, own))
                 continue
