@@ -98,9 +98,10 @@ def index_vectors(records: list[dict[str, Any]], policy, ctx) -> np.ndarray:
 
     When the index uses the metrics' embedder, the vectors come from the document's span cache
     (the winner's chunks were embedded while scoring it): with ``embed_text: text`` they are
-    exactly those vectors, and with the heading path prepended only the paths are new model
-    input (a chunk longer than the model is pooled over its path and its cached pieces).
-    Another index embedder embeds the texts afresh.
+    exactly those vectors; with the heading path prepended, a chunk that still fits the model is
+    embedded whole, and a longer one is pooled over its path and its cached pieces, so only the
+    paths and the short chunks are new model input. Another index embedder embeds the texts
+    afresh.
     """
     from ..metrics.embedders.spans import span_embeddings
     from ..sink.records import embed_prefix, embed_text
