@@ -10,7 +10,8 @@ from adachunk.select import select_document
 
 from .conftest import EXAMPLES, FAST_PROFILE
 
-LLM_DOWN = "  - {type: llm_regex.v1, base_url: 'http://127.0.0.1:9/v1', timeout_s: 1, max_retries: 0, name: llm, cache: false}\n"
+LLM_DOWN = ("  - {type: llm_regex.v1, base_url: 'http://127.0.0.1:9/v1', timeout_s: 1, max_retries: 0,"
+            " name: llm, cache: false}\n")
 
 
 @pytest.fixture(scope="module")

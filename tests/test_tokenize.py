@@ -121,7 +121,8 @@ def test_tiktoken_pieces_keep_ids_on_long_text(monkeypatch):
 
 # Characters that matter to the pre-tokenizers around a split: newlines, spaces, "/", ASCII
 # punctuation, apostrophes (contractions), digits, upper/lower case, non-Latin letters, marks.
-_SPLIT_ALPHABET = st.sampled_from(list("\n\n \r\t/.,;:!?')\"-#|*aZe3 ") + ["é", "\u0301", "中", "😀", "Ab", "'s", "  ", ".\n"])
+_SPLIT_ALPHABET = st.sampled_from(list("\n\n \r\t/.,;:!?')\"-#|*aZe3 ")
+                                  + ["é", "\u0301", "中", "😀", "Ab", "'s", "  ", ".\n"])
 
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])

@@ -136,12 +136,15 @@ class SpanEmbeddings:
         out = np.zeros((len(spans), self.embedder.dim), dtype=np.float32)
         whole: dict[int, str] = {}
         pooled: list[int] = []
+        lim = self.limit
         for i, (prefix, (a, b)) in enumerate(zip(prefixes, spans)):
             if not prefix:
                 continue
             text = prefix + self.text[a:b]
-            lim = self.limit
-            if lim is None or fits_quickly(text, lim) or self._prefix_tokens(prefix) + self.tokens().count(a, b) + 1 <= lim:
+            # one token of margin: the junction of prefix and chunk may tokenise differently
+            fits = lim is None or fits_quickly(text, lim) or (
+                self._prefix_tokens(prefix) + self.tokens().count(a, b) + 1 <= lim)
+            if fits:
                 whole[i] = text
             else:
                 pooled.append(i)
