@@ -71,3 +71,23 @@ def test_last_chunk_may_undershoot_only_when_unavoidable():
 def test_indivisible_step_larger_than_max_widens_limit():
     sol = solve(np.array([0, 5, 6]), np.zeros(3, np.int64), chunk_cost=0, min_size=0, max_size=3)
     assert sol.relaxed == "max_size" and sol.cuts.tolist() == [0, 1, 2]
+
+
+def test_numba_comes_in_once_enough_candidates_were_solved_uncompiled(monkeypatch):
+    """Small inputs run the loops uncompiled (no Numba import for a page); a process that has
+    solved JIT_AFTER_CANDIDATES that way compiles them, with the same results."""
+    from adachunk.solve import kernel
+
+    compiled: list[str] = []
+    monkeypatch.setattr(kernel, "_JITTED", {})
+    monkeypatch.setattr(kernel, "_uncompiled", [0])
+    monkeypatch.setattr(kernel, "JIT_AFTER_CANDIDATES", 100)
+    monkeypatch.setattr(kernel, "_compiled", lambda fn: compiled.append(fn.__name__) or fn)
+    sizes = np.arange(61, dtype=np.int64)
+    cost = (np.arange(61, dtype=np.int64) * 7) % 5
+    first = solve_kernel(sizes, cost, 1, 3, 10)
+    second = solve_kernel(sizes, cost, 1, 3, 10)
+    assert compiled == [] and kernel._uncompiled[0] == 120  # 60 + 60 candidates, uncompiled
+    third = solve_kernel(sizes, cost, 1, 3, 10)
+    assert compiled == ["_forward", "_relaxed_end", "_backtrack"]
+    assert first[1] == second[1] == third[1] and first[0].tolist() == third[0].tolist()

@@ -10,9 +10,12 @@ equal value stay in front.
 
 The three loops are plain Python functions compiled by Numba on first use (``cache=True``: later
 processes load the machine code from disk). Loading Numba costs about a second of CPU in a fresh
-process, more than the plain-Python loop needs on a small document, so inputs with fewer than
-:data:`JIT_MIN_CANDIDATES` candidates run the very same functions uncompiled: one algorithm, two
-speeds, and ``adachunk chunk`` on a page never imports Numba.
+process, more than the plain-Python loop needs on a small document, so the very same functions
+run uncompiled (on Python lists: indexing a list is ~3.5x faster than a numpy scalar) until one
+input has :data:`JIT_MIN_CANDIDATES` candidates or the process has solved
+:data:`JIT_AFTER_CANDIDATES` in all: one algorithm, two speeds; ``adachunk chunk`` on a page never
+imports Numba, and a corpus of mid-sized documents compiles once instead of paying the
+uncompiled loop on every document.
 """
 
 from __future__ import annotations
@@ -22,17 +25,20 @@ from typing import Callable
 
 import numpy as np
 
-INF = np.int64(1) << np.int64(62)
-# Below this many candidate cuts the uncompiled loop (about 1 µs per candidate) beats loading
-# Numba and its cached machine code (about 1 s of CPU in a fresh process).
-JIT_MIN_CANDIDATES = 50_000
+INF = 1 << 62  # a Python int: Numba freezes it as an int64 constant
+# The uncompiled loop costs about 0.85 µs per candidate, loading Numba and its cached machine
+# code 1.0-1.4 s of CPU in a fresh process: compiling pays from about a million candidates.
+# Compile for one input that large, or once this process has spent that much on the uncompiled
+# loop (then at most twice the better choice in hindsight: the ski-rental rule).
+JIT_MIN_CANDIDATES = 1_000_000
+JIT_AFTER_CANDIDATES = 1_000_000
 _JITTED: dict[str, Callable] = {}
 _jit_lock = threading.Lock()
+_uncompiled = [0]  # candidates solved by the uncompiled loop in this process
 
 
-def _forward(sizes, cost, chunk_cost, min_size, max_size, dp, prev):
-    m = sizes.shape[0] - 1
-    dq = np.empty(m + 1, dtype=np.int64)
+def _forward(sizes, cost, chunk_cost, min_size, max_size, dp, prev, dq):
+    m = len(sizes) - 1
     head = 0
     tail = 0
     add = 0  # next j to enter the window
@@ -60,7 +66,7 @@ def _forward(sizes, cost, chunk_cost, min_size, max_size, dp, prev):
 
 def _relaxed_end(sizes, cost, chunk_cost, max_size, dp, prev):
     # The last chunk may undershoot min_size (only reached when the strict solve failed).
-    m = sizes.shape[0] - 1
+    m = len(sizes) - 1
     best = INF
     arg = -1
     for j in range(m):
@@ -114,8 +120,9 @@ def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size:
         chunk_cost: cost added per chunk.
         min_size: smallest chunk but the last.
         max_size: largest chunk.
-        jit: compile with Numba (None: from :data:`JIT_MIN_CANDIDATES` candidates on, or when
-            this process has compiled it already).
+        jit: compile with Numba (None: from :data:`JIT_MIN_CANDIDATES` candidates on, once
+            this process has solved :data:`JIT_AFTER_CANDIDATES` uncompiled, or when it has
+            compiled the loops already).
 
     Returns:
         ``(cuts, total)`` with ``cuts`` an int64 array of candidate indices (total -1: infeasible).
@@ -126,15 +133,19 @@ def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size:
     if m <= 0:
         return np.zeros(1, np.int64), 0
     if jit is None:  # once compiled in this process, the compiled loop is always the faster one
-        jit = m >= JIT_MIN_CANDIDATES or "_forward" in _JITTED
-    forward, relaxed_end, backtrack = (
-        (_compiled(_forward), _compiled(_relaxed_end), _compiled(_backtrack)) if jit
-        else (_forward, _relaxed_end, _backtrack))
-    dp = np.empty(m + 1, dtype=np.int64)
-    prev = np.empty(m + 1, dtype=np.int64)
-    forward(sizes, cost, np.int64(chunk_cost), np.int64(min_size), np.int64(max_size), dp, prev)
+        jit = m >= JIT_MIN_CANDIDATES or _uncompiled[0] >= JIT_AFTER_CANDIDATES or "_forward" in _JITTED
+    if jit:
+        forward, relaxed_end, backtrack = _compiled(_forward), _compiled(_relaxed_end), _compiled(_backtrack)
+        dp, prev, dq = (np.empty(m + 1, dtype=np.int64) for _ in range(3))
+        args = (sizes, cost, np.int64(chunk_cost), np.int64(min_size), np.int64(max_size))
+    else:
+        forward, relaxed_end, backtrack = _forward, _relaxed_end, _backtrack
+        dp, prev, dq = [0] * (m + 1), [0] * (m + 1), [0] * (m + 1)
+        args = (sizes.tolist(), cost.tolist(), int(chunk_cost), int(min_size), int(max_size))
+        _uncompiled[0] += m
+    forward(*args, dp, prev, dq)
     if dp[m] >= INF:
-        relaxed_end(sizes, cost, np.int64(chunk_cost), np.int64(max_size), dp, prev)
+        relaxed_end(args[0], args[1], args[2], args[4], dp, prev)
         if dp[m] >= INF:
             return np.zeros(0, np.int64), -1
     return backtrack(prev, m), int(dp[m])
