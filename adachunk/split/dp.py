@@ -16,12 +16,13 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
+from ..cost import punishments
 from ..cost.lattice import breakdown, build_costs
 from ..detect.base import DetectContext
 from ..params import ComponentParams
 from ..policy import Policy, SolverSettings
 from ..registry import splitters
-from ..solve.solver import solve
+from ..solve.solver import Solution, solve
 from ..tokenize import CharCounter, get_counter
 from ..types import Chunking, Document, SpanArrays
 from .assemble import HeadingIndex, build_chunks, markdown_headings, overlap_starts
@@ -38,12 +39,16 @@ def detect_all(policy: Policy, ctx: DetectContext) -> dict[str, SpanArrays]:
 class _Lattice:
     """Candidate positions, prefix sizes and costs of one document under one policy."""
 
-    def __init__(self, doc: Document, policy: Policy, settings: SolverSettings, structures):
+    def __init__(self, doc: Document, settings: SolverSettings):
         self.text = doc.text
         self.n = len(doc.text)
         self.tokens = get_counter(settings.tokenizer)
         unit = CharCounter() if settings.granularity == "chars" else self.tokens
         self.P, self.S = unit.boundaries(doc.text)
+        self.cost = np.zeros(len(self.P), dtype=np.int64)
+
+    def add_costs(self, policy: Policy, structures) -> None:
+        """Cut costs from the policy's rules over the detected structures."""
         self.cost = build_costs(self.P, structures, list(policy.rules), self.n)
 
     def solve(self, lo: int, hi: int, settings: SolverSettings, max_size: int):
@@ -54,6 +59,26 @@ class _Lattice:
         sol = solve(sizes, cost, chunk_cost=settings.chunk_cost, min_size=min(settings.min_size, max_size),
                     max_size=max_size, backend=settings.backend)
         return [lo + int(c) for c in sol.cuts], sol
+
+
+# The built-in shapes: every value lies between 0 and a scale the profile schema keeps >= 0.
+_NON_NEGATIVE = frozenset({punishments.const, punishments.linear, punishments.reverse_linear,
+                           punishments.triangular, punishments.inverse_triangular})
+
+
+def _one_chunk(lat: _Lattice, policy: Policy, settings: SolverSettings, limit: int) -> bool:
+    """Whether the whole document is the optimal chunking, known without costs or a solve.
+
+    When it fits in ``limit`` and no cut can cost less than 0, every other chunking adds a
+    chunk cost and non-negative cut costs; on a tie the solver keeps the earliest predecessor,
+    the start, and below ``min_size`` its relaxed end also takes the start first. So a short
+    document needs no structures but its headings (``tests/test_split_dp_shortcut.py`` compares
+    with the full path).
+    """
+    if int(lat.S[-1]) > limit or settings.chunk_cost < 0:
+        return False
+    shapes = [sh for rule in policy.rules for sh in (rule.on, rule.off) if sh is not None]
+    return all(sh.fn in _NON_NEGATIVE and sh.scale >= 0 for sh in shapes)
 
 
 def _repair(lat: _Lattice, cuts: list[int], settings: SolverSettings, limit: int, stats: dict):
@@ -105,11 +130,18 @@ def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = No
     if not doc.text:
         return Chunking([], "dp.v1", meta)
     ctx = DetectContext(doc.text)
-    structures = detect_all(policy, ctx)
-    t1 = time.perf_counter()
-    lat = _Lattice(doc, policy, settings, structures)
+    lat = _Lattice(doc, settings)
     limit = settings.max_size - settings.overlap
-    cuts, sol = lat.solve(0, len(lat.P) - 1, settings, limit)
+    if _one_chunk(lat, policy, settings, limit) and not explain:
+        structures: dict[str, SpanArrays] = {}
+        t1 = time.perf_counter()
+        m = len(lat.P) - 1
+        cuts, sol = [0, m], Solution(np.array([0, m], dtype=np.int64), int(settings.chunk_cost))
+    else:
+        structures = detect_all(policy, ctx)
+        t1 = time.perf_counter()
+        lat.add_costs(policy, structures)
+        cuts, sol = lat.solve(0, len(lat.P) - 1, settings, limit)
     t2 = time.perf_counter()
     cuts, own_counts = _repair(lat, cuts, settings, limit, meta)
     cores = [(int(lat.P[a]), int(lat.P[b])) for a, b in zip(cuts, cuts[1:])]
