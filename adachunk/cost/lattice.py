@@ -23,7 +23,7 @@ import numpy as np
 from ..types import SpanArrays, Structure, span_arrays
 from .punishments import Shape
 from .reference import BATCH as _BATCH
-from .reference import ramp_batch
+from .reference import batches, const_values, ramp_batch
 from .reference import regions as _regions
 
 
@@ -160,23 +160,10 @@ def shape_values(P: np.ndarray, starts, ends, shape: Shape, side: str, n: int) -
         return out
     lo, hi, k_lo, counts = cov
     if shape.is_const:
-        # difference array: exact and O(spans + m) however deeply structures nest
-        diff = np.zeros(m1 + 1, dtype=np.float64)
-        np.add.at(diff, k_lo, shape.scale)
-        np.add.at(diff, k_lo + counts, -shape.scale)
-        return np.cumsum(diff[:-1])
-    csum = np.cumsum(counts)
-    first = 0
-    while first < len(counts):
-        # batch spans so the expanded index arrays stay bounded in memory; the batches (and so
-        # the order in which overlapping spans add up) are the reference's
-        base = csum[first - 1] if first else 0
-        last = int(np.searchsorted(csum, base + _BATCH, side="right"))
-        last = max(last, first + 1)
-        sl = slice(first, last)
+        return const_values(m1, k_lo, counts, shape.scale)
+    for sl in batches(counts, _BATCH):  # the reference's batches: the same order of addition
         idx, vals = _ramp_batch(P, lo[sl], hi[sl], k_lo[sl], counts[sl], shape, arange)
         out += np.bincount(idx, weights=vals, minlength=m1)
-        first = last
     return out
 
 

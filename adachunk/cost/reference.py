@@ -41,20 +41,33 @@ def shape_values(P: np.ndarray, starts, ends, shape: Shape, side: str, n: int,
         return out
     lo, hi, k_lo, counts = lo[keep], hi[keep], k_lo[keep], counts[keep]
     if shape.is_const:
-        diff = np.zeros(m1 + 1, dtype=np.float64)
-        np.add.at(diff, k_lo, shape.scale)
-        np.add.at(diff, k_lo + counts, -shape.scale)
-        return np.cumsum(diff[:-1])
+        return const_values(m1, k_lo, counts, shape.scale)
+    for sl in batches(counts, batch):
+        idx, vals = ramp_batch(P, lo[sl], hi[sl], k_lo[sl], counts[sl], shape)
+        out += np.bincount(idx, weights=vals, minlength=m1)
+    return out
+
+
+def const_values(m1: int, k_lo, counts, scale: float) -> np.ndarray:
+    """``scale`` at every covered candidate, summed over regions: a difference array, exact and
+    O(spans + m) however deeply structures nest."""
+    diff = np.zeros(m1 + 1, dtype=np.float64)
+    np.add.at(diff, k_lo, scale)
+    np.add.at(diff, k_lo + counts, -scale)
+    return np.cumsum(diff[:-1])
+
+
+def batches(counts, batch: int = BATCH):
+    """Consecutive slices of regions holding about ``batch`` covered candidates each (at least
+    one region), so expanded index arrays stay bounded in memory. The fast version uses the same
+    batches, so overlapping spans add up in the same order (bit-identical floats)."""
     csum = np.cumsum(counts)
     first = 0
     while first < len(counts):
         base = csum[first - 1] if first else 0
         last = max(int(np.searchsorted(csum, base + batch, side="right")), first + 1)
-        sl = slice(first, last)
-        idx, vals = ramp_batch(P, lo[sl], hi[sl], k_lo[sl], counts[sl], shape)
-        out += np.bincount(idx, weights=vals, minlength=m1)
+        yield slice(first, last)
         first = last
-    return out
 
 
 def ramp_batch(P: np.ndarray, lo, hi, k_lo, counts, shape: Shape) -> tuple[np.ndarray, np.ndarray]:
