@@ -274,10 +274,9 @@ class TiktokenCounter:
         """
         if pos <= 0 or pos >= len(text):
             return True
-        before, after = text[pos - 1], text[pos]
-        if before == "\n":
-            return not after.isspace() and after != "/"
-        return after == " " and before in _ASCII_PUNCT
+        if text[pos - 1] == "\n":
+            return _PIECE_BREAK.match(text, pos - 1) is not None
+        return text[pos] == " " and text[pos - 1] in _ASCII_PUNCT
 
     def boundaries(self, text: str) -> tuple[np.ndarray, np.ndarray]:
         safe = _safe(text)

@@ -137,13 +137,19 @@ class SpanEmbeddings:
         whole: dict[int, str] = {}
         pooled: list[int] = []
         lim = self.limit
+        prefix_tokens: dict[str, int] = {}  # heading paths repeat over a document's chunks
+
+        def n_tokens(prefix: str) -> int:
+            if prefix not in prefix_tokens:
+                prefix_tokens[prefix] = len(self.embedder.token_starts(prefix))
+            return prefix_tokens[prefix]
+
         for i, (prefix, (a, b)) in enumerate(zip(prefixes, spans)):
             if not prefix:
                 continue
             text = prefix + self.text[a:b]
             # one token of margin: the junction of prefix and chunk may tokenise differently
-            fits = lim is None or fits_quickly(text, lim) or (
-                self._prefix_tokens(prefix) + self.tokens().count(a, b) + 1 <= lim)
+            fits = lim is None or fits_quickly(text, lim) or (n_tokens(prefix) + self.tokens().count(a, b) + 1 <= lim)
             if fits:
                 whole[i] = text
             else:
@@ -156,14 +162,10 @@ class SpanEmbeddings:
         for i in pooled:
             a, b = spans[i]
             parts = [p for p in pieces_of(self.grid(), a, b) if self.tokens().count(*p) > 0]
-            weights = np.array([self._prefix_tokens(prefixes[i])] + [self.tokens().count(*p) for p in parts],
-                               dtype=np.float32)
+            weights = np.array([n_tokens(prefixes[i])] + [self.tokens().count(*p) for p in parts], dtype=np.float32)
             vecs = np.concatenate([self.get_texts([prefixes[i]]), self.get(parts)])
             out[i] = normalise(weights @ vecs)[0]
         return out
-
-    def _prefix_tokens(self, prefix: str) -> int:
-        return len(self.embedder.token_starts(prefix))
 
     def _encode_spans(self, spans: list[Span]) -> None:
         """Embed ``spans`` in one model call; a text already embedded at another span (blank
