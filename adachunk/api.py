@@ -11,7 +11,7 @@ from .profile.resolve import ResolvedProfile, resolve
 from .split.dp import dp_chunk
 from .types import Chunk, Chunking, Document
 
-_SOLVER_KEYS = ("max_size", "min_size", "granularity", "tokenizer", "overlap", "chunk_cost")
+_SOLVER_KEYS = ("max_size", "min_size", "granularity", "tokenizer", "overlap", "chunk_cost", "target_size")
 _cache: dict[Any, tuple[tuple, ResolvedProfile]] = {}
 
 
@@ -33,7 +33,7 @@ def load_profile(name_or_path: str | os.PathLike | ResolvedProfile = "default", 
         name_or_path: builtin name (``default``, ``darn``, ...) or a path, or an already
             resolved profile (returned as is when there are no overrides).
         **overrides: solver settings by their CLI names (``max_size``, ``min_size``,
-            ``granularity``, ``tokenizer``, ``overlap``, ``chunk_cost``).
+            ``granularity``, ``tokenizer``, ``overlap``, ``chunk_cost``, ``target_size``).
 
     Raises:
         ProfileErrors: the profile is invalid (every error, each with its location).

@@ -11,6 +11,11 @@ A case file holds one suite, or a YAML list of suites::
         text: "One. Two."
         expect_spans: [[0, 4], [5, 9]]                      # or the exact [start, end] pairs
 
+A case may also give what an ingester knows besides the text, for detectors that read it:
+``split_points`` (the block starts of a parsed document, ``document.block.v1``) and ``pairs``
+(entity→pronoun pairs ``[[e_start, e_end], [p_start, p_end]]``, inclusive ends, the precomputed
+pairs ``coref.pair.v1`` reads).
+
 Use :func:`load_case_file` then :func:`run_suite` (or the ``pytest`` parametrisation shown in
 ``tests/test_casefiles.py``). Problems with the file itself raise :class:`ProfileError` with the
 file, line and key path; a failing case is a :class:`CaseResult` with ``passed=False``.
@@ -28,9 +33,10 @@ from pydantic import ValidationError
 from .detect.base import DetectContext, Detector
 from .errors import AdachunkError, Location, ProfileError, ProfileErrors, did_you_mean
 from .registry import detectors
+from .types import Document
 
 _SUITE_KEYS = {"detector", "cases", "description"}
-_CASE_KEYS = {"name", "text", "expect", "expect_spans", "description"}
+_CASE_KEYS = {"name", "text", "expect", "expect_spans", "description", "split_points", "pairs"}
 
 
 @dataclass
@@ -42,6 +48,16 @@ class Case:
     expect: list[str] | None = None
     expect_spans: list[tuple[int, int]] | None = None
     line: int | None = None
+    split_points: list[int] | None = None
+    pairs: list | None = None
+
+    def context(self) -> DetectContext:
+        """The detection context of this case (a document when it gives split points or pairs)."""
+        if self.split_points is None and self.pairs is None:
+            return DetectContext(self.text)
+        doc = Document(id=self.name, text=self.text, split_points=self.split_points,
+                       entity_pron_pairs=self.pairs)
+        return DetectContext(doc.text, doc)
 
 
 @dataclass
@@ -68,13 +84,10 @@ class CaseResult:
 
 
 def ensure_builtin_detectors() -> None:
-    """Import the built-in detector modules so that they are in the registry."""
-    from .detect import grammar, regex, text_units  # noqa: F401
+    """Make the built-in detectors known to the registry (lazily declared ones included)."""
+    from .components import ensure_builtins
 
-    try:  # markdown detectors live in their own module, which may be absent in stripped builds
-        from .detect import markdown  # noqa: F401
-    except ImportError:
-        pass
+    ensure_builtins()
 
 
 def _marks(node: yaml.Node, path: str = "", out: dict[str, int] | None = None) -> dict[str, int]:
@@ -181,10 +194,27 @@ def load_case_file(path: str | Path) -> list[CaseSuite]:
     return suites
 
 
+def _document_fields(r: _Reader, key: str, c: dict) -> dict[str, Any]:
+    """The case's ``split_points`` and ``pairs``, checked."""
+    out: dict[str, Any] = {}
+    sp = c.get("split_points")
+    if sp is not None:
+        if not isinstance(sp, list) or not all(type(x) is int for x in sp):
+            raise r.error("ADA203", f"{key}.split_points", "'split_points' must be a list of integers")
+        out["split_points"] = sorted(sp)
+    pairs = c.get("pairs")
+    if pairs is not None:
+        if not isinstance(pairs, list):
+            raise r.error("ADA203", f"{key}.pairs", "'pairs' must be a list of [[start, end], [start, end]] pairs")
+        out["pairs"] = pairs
+    return out
+
+
 def _read_case(r: _Reader, key: str, c: Any) -> Case:
     r.check_keys(c, key, _CASE_KEYS, ("name", "text"))
     if not isinstance(c["name"], str) or not isinstance(c["text"], str):
         raise r.error("ADA203", key, "'name' and 'text' must be strings")
+    extra = _document_fields(r, key, c)
     has_texts, has_spans = "expect" in c, "expect_spans" in c
     if has_texts == has_spans:
         raise r.error("ADA204" if not has_texts else "ADA203", key,
@@ -193,7 +223,7 @@ def _read_case(r: _Reader, key: str, c: Any) -> Case:
         exp = c["expect"]
         if not isinstance(exp, list) or not all(isinstance(x, str) for x in exp):
             raise r.error("ADA203", f"{key}.expect", "'expect' must be a list of strings")
-        return Case(c["name"], c["text"], expect=list(exp), line=r.lines.get(r.prefix + key))
+        return Case(c["name"], c["text"], expect=list(exp), line=r.lines.get(r.prefix + key), **extra)
     spans = c["expect_spans"]
     ok = isinstance(spans, list) and all(
         isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p) for p in spans
@@ -202,7 +232,7 @@ def _read_case(r: _Reader, key: str, c: Any) -> Case:
         raise r.error("ADA203", f"{key}.expect_spans",
                       "'expect_spans' must be a list of [start, end] integer pairs")
     return Case(c["name"], c["text"], expect_spans=[(a, b) for a, b in spans],
-                line=r.lines.get(r.prefix + key))
+                line=r.lines.get(r.prefix + key), **extra)
 
 
 def build_detector(suite: CaseSuite, base_dirs: Sequence[Path] = ()) -> Detector:
@@ -256,7 +286,7 @@ def run_case(detector: Detector, case: Case) -> CaseResult:
     else:
         expected = [list(p) for p in case.expect_spans or []]
     try:
-        found = [(s.start, s.end) for s in detector.detect(DetectContext(case.text))]
+        found = [(s.start, s.end) for s in detector.detect(case.context())]
     except AdachunkError as exc:
         return CaseResult(case.name, False, expected, [], f"{case.name}: {exc}")
     if case.expect is not None:

@@ -18,12 +18,14 @@ _EAGER_MODULES = (
     "adachunk.detect.markdown",
     "adachunk.detect.text_units",
     "adachunk.detect.regex",
+    "adachunk.detect.document",
     "adachunk.split.dp",
     "adachunk.ingest.pdf",
 )
 # registry name -> {component name -> module that registers it}
 LAZY: dict[str, dict[str, str]] = {
-    "detectors": {"grammar.lark.v1": "adachunk.detect.grammar"},
+    "detectors": {"grammar.lark.v1": "adachunk.detect.grammar", "coref.pair.v1": "adachunk.detect.coref",
+                  "semantic.shift.v1": "adachunk.detect.semantic_shift"},
     "splitters": {
         "fixed.v1": "adachunk.split.fixed", "recursive.v1": "adachunk.split.recursive",
         "page.v1": "adachunk.split.page", "sentence.v1": "adachunk.split.sentence",

@@ -24,6 +24,9 @@ class SolverSettings:
     overlap: int = 0
     overlap_units: tuple[str, ...] = ("sentence", "word")
     backend: str = "numba"
+    target_size: int | None = None
+    over_target_cost: int = 1
+    under_target_cost: int = 1
 
     def with_overrides(self, **kw: Any) -> "SolverSettings":
         """Copy with some fields replaced (None values are ignored)."""

@@ -38,6 +38,9 @@ class Page:
     end: int
 
 
+ANALYSIS_ATTR = "_analysis"  # where adachunk.analysis keeps a document's shared analysis
+
+
 @dataclass
 class Document:
     """One input document after ingestion.
@@ -61,6 +64,12 @@ class Document:
     titles: list[dict[str, Any]] | None = None
     entity_pron_pairs: list[Any] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the shared analysis (parses, pairs, embeddings) stays with the process that made it
+        state = dict(self.__dict__)
+        state.pop(ANALYSIS_ATTR, None)
+        return state
 
     @property
     def content_hash(self) -> str:

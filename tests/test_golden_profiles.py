@@ -89,12 +89,14 @@ def test_rule_weight_change_shows_moved_boundaries(tmp_path):
     child.write_text(
         "name: legal_weak\nextends: legal\nrules:\n  items:\n"
         "    - {name: article_paragraph, structure: article_paragraph, on: {shape: const, scale: 0}}\n"
-        "    - {name: point_list, structure: point_list, on: {shape: const, scale: 0}}\n",
+        "    - {name: point_list, structure: point_list, on: {shape: const, scale: 0}}\n"
+        "    - {name: article, structure: article, on: {shape: const, scale: 0}}\n"
+        "    - {name: document_block, structure: document_block, on: {shape: const, scale: 0}}\n",
         encoding="utf-8")
     _doc, after = chunks_of(child, path, 256)
     old, new = render_snapshot(before), render_snapshot(after)
     diff = diff_snapshots(old, new, "regulation_excerpt__256.txt")
-    assert diff, "weakening the paragraph rules should move at least one boundary"
+    assert diff, "weakening the paragraph and block rules should move at least one boundary"
     removed = [line for line in diff if line.startswith("-") and not line.startswith("---")]
     added = [line for line in diff if line.startswith("+") and not line.startswith("+++")]
     assert removed and added

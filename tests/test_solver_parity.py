@@ -91,3 +91,38 @@ def test_numba_comes_in_once_enough_candidates_were_solved_uncompiled(monkeypatc
     third = solve_kernel(sizes, cost, 1, 3, 10)
     assert compiled == ["_forward", "_relaxed_end", "_backtrack"]
     assert first[1] == second[1] == third[1] and first[0].tolist() == third[0].tolist()
+
+
+@st.composite
+def target_instances(draw):
+    sizes, cost, chunk_cost, min_size, max_size = draw(instances())
+    target = draw(st.integers(1, 30))
+    over = draw(st.integers(0, 4))
+    under = draw(st.integers(0, 4))
+    return sizes, cost, chunk_cost, min_size, max_size, target, over, under
+
+
+@settings(max_examples=1500, deadline=None)
+@given(target_instances())
+def test_kernel_with_target_matches_reference(inst):
+    """The size deviation term (two sliding windows in the kernel) against the brute force."""
+    sizes, cost, chunk_cost, min_size, max_size, target, over, under = inst
+    r_cuts, r_total = solve_reference(sizes.tolist(), cost.tolist(), chunk_cost, min_size, max_size,
+                                      target, over, under)
+    for jit in (True, False):
+        k_cuts, k_total = solve_kernel(sizes, cost, chunk_cost, min_size, max_size, target, over, under, jit=jit)
+        assert k_total == r_total
+        if r_total >= 0:
+            assert k_cuts.tolist() == r_cuts
+
+
+def test_target_size_moves_chunks_towards_it():
+    """Without a target, a chunk cost packs chunks against max_size; with one, they sit at it."""
+    sizes = np.arange(101, dtype=np.int64)
+    cost = np.zeros(101, dtype=np.int64)
+    packed = solve(sizes, cost, chunk_cost=5, min_size=0, max_size=40)
+    assert max(np.diff(packed.cuts).tolist()) == 40
+    aimed = solve(sizes, cost, chunk_cost=5, min_size=0, max_size=40, target=25, over=1, under=1)
+    assert np.diff(aimed.cuts).tolist() == [25, 25, 25, 25]
+    ref = solve(sizes, cost, chunk_cost=5, min_size=0, max_size=40, target=25, over=1, under=1, backend="reference")
+    assert ref.cuts.tolist() == aimed.cuts.tolist() and ref.total == aimed.total

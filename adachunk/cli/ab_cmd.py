@@ -77,8 +77,13 @@ def run(args) -> int:
     return 1 if res.gate_failed else 0
 
 
+MAX_PRINTED = 20  # documents whose moved boundaries are listed on stdout
+
+
 def _print_table(summary: dict) -> None:
-    """The metric deltas as a small text table on stdout."""
+    """The metric deltas as a small text table on stdout, then the rules behind moved cuts."""
+    from ..report._ab_moves import top_rules
+
     pa, pb = summary["profiles"]["a"]["label"], summary["profiles"]["b"]["label"]
     print(f"A = {pa}, B = {pb}; {summary['documents']['compared']} documents; values in percentage points")
     print(f"{'metric':<7}{'A':>8}{'B':>8}{'B-A':>8}  {'95% CI':<18}{'p':>8}")
@@ -90,3 +95,16 @@ def _print_table(summary: dict) -> None:
     o = summary["outcomes"]
     print(f"weighted score per document: B better {o['b_better']}, A better {o['a_better']}, tie {o['tie']}; "
           f"boundaries differ in {summary['boundaries']['documents_differing']} documents")
+    rules = summary["boundaries"].get("rules")
+    if rules is None:
+        return
+    for d in summary["boundaries"]["documents"][:MAX_PRINTED]:
+        moves = d.get("moves") or {}
+        why = moves.get("skipped") or top_rules(moves, 4) or "no rule difference (sizes, chunk cost)"
+        print(f"  {d['doc_id']}: {d['differing_cuts']} differing cuts; moved by {why}")
+    more = len(summary["boundaries"]["documents"]) - MAX_PRINTED
+    if more > 0:
+        print(f"  ... {more} more documents in summary.json")
+    moved = ", ".join(f"{r} ({v['moved_cuts']} cuts in {v['documents']} docs)" for r, v in list(rules.items())[:6])
+    print(f"rules behind the moved boundaries: {moved or 'none'}; "
+          f"{summary['boundaries'].get('unexplained_cuts', 0)} moved cuts without a rule difference")

@@ -34,6 +34,7 @@ def add_solver_flags(p) -> None:
     p.add_argument("--tokenizer", help="o200k_base (default) or cl100k_base")
     p.add_argument("--overlap", type=int, help="overlap budget in units (whole sentences, then words)")
     p.add_argument("--chunk-cost", type=int, help="cost per chunk (higher: fewer chunks)")
+    p.add_argument("--target-size", type=int, help="preferred chunk size: chunks away from it cost more")
     p.add_argument("--errors", choices=["strict", "replace"], default="strict",
                    help="invalid UTF-8: fail with ADA301 (strict) or substitute U+FFFD (replace)")
 
@@ -41,4 +42,5 @@ def add_solver_flags(p) -> None:
 def solver_overrides(args) -> dict:
     """Solver overrides from parsed flags (None = keep the profile's value)."""
     return {"max_size": args.max_size, "min_size": args.min_size, "granularity": args.granularity,
-            "tokenizer": args.tokenizer, "overlap": args.overlap, "chunk_cost": args.chunk_cost}
+            "tokenizer": args.tokenizer, "overlap": args.overlap, "chunk_cost": args.chunk_cost,
+            "target_size": args.target_size}

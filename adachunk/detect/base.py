@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from operator import attrgetter
 from pathlib import Path
-from typing import ClassVar, Sequence
+from typing import Any, ClassVar, Sequence
 
 from ..params import ComponentParams
-from ..types import Memo, SpanArrays, Structure, span_arrays
+from ..types import Document, Memo, SpanArrays, Structure, span_arrays
 
 
 class DetectorParams(ComponentParams):
@@ -30,12 +30,39 @@ class DetectContext(Memo):
     """Per-document scratch space shared by all detectors of one detection pass.
 
     Expensive parses (the mistletoe block tree, the sentence segmentation) are computed once per
-    document and reused by every structure that needs them, via :meth:`memo`.
+    document and reused by every structure that needs them, via :meth:`memo`. Given the
+    :class:`~adachunk.types.Document`, the memo is the document's shared analysis
+    (:func:`adachunk.analysis.analysis_of`): the metrics and every later pass over the same
+    document reuse the same parses, and detectors can read what the ingester knew (its blocks,
+    precomputed coreference pairs).
+
+    Attributes:
+        text: the text to detect in.
+        doc: the document, when the caller has one (None for a bare text).
+        metrics: the profile's ``metrics`` section, for detectors that see what a metric sees:
+            the coreference backend (``coref``) and the embedder (``embedder``).
     """
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, doc: Document | None = None, metrics: dict[str, Any] | None = None):
         super().__init__()
         self.text = text
+        self.doc = doc if doc is not None and doc.text is text else None
+        self.metrics = metrics or {}
+        if self.doc is not None:
+            from ..analysis import analysis_of
+
+            self._cache = analysis_of(self.doc)._cache
+
+    @property
+    def coref(self) -> Any:
+        """The profile's ``metrics.coref`` spec (None: ``auto``)."""
+        return self.metrics.get("coref")
+
+    def document(self) -> Document:
+        """The document (a bare in-memory one for a text given alone, made once)."""
+        if self.doc is None:
+            self.doc = Document(id="text", text=self.text)
+        return self.doc
 
 
 class Detector:

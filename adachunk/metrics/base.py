@@ -13,7 +13,7 @@ candidates share) runs once: use :meth:`MetricContext.memo`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from ..types import Chunk, Document, Memo
 
@@ -33,6 +33,10 @@ class MetricResult:
     detail: list[dict[str, Any]] = field(default_factory=list)
 
 
+# Memo keys (first element) that are pure functions of the document and the key's own parameters.
+SHARED_KEYS = frozenset({"markdown.blocks", "coref.pairs", "span_embeddings"})
+
+
 class MetricContext(Memo):
     """Per-document state shared across candidates.
 
@@ -43,12 +47,22 @@ class MetricContext(Memo):
     """
 
     def __init__(self, doc: Document, settings: dict[str, Any] | None = None, counter=None):
+        from ..analysis import analysis_of
         from ..tokenize import get_counter
 
         super().__init__()
         self.doc = doc
         self.settings = settings or {}
         self.counter = counter or get_counter(self.settings.get("tokenizer", "o200k_base"))
+        self._shared = analysis_of(doc)
+
+    def memo(self, key: Any, compute: "Callable[[], Any]") -> Any:
+        """Like :meth:`Memo.memo`; facts of the document alone (its Markdown parse, its
+        coreference pairs and span embeddings under a given spec) live in the document's shared
+        analysis, so the detectors of the DP and the metrics compute them once between them."""
+        if isinstance(key, tuple) and key and key[0] in SHARED_KEYS:
+            return self._shared.memo(key, compute)
+        return super().memo(key, compute)
 
 
 class Metric:

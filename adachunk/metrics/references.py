@@ -16,43 +16,26 @@ of the document reuses the pairs. Pairs outside the text are dropped and reporte
 from __future__ import annotations
 
 import bisect
-import json
 import logging
 
-from ..errors import AdachunkError
 from ..registry import metrics
 from ..types import Chunk
 from .base import Metric, MetricContext, MetricResult
 from .blocks import cut_points
-from .coref import NO_BACKEND, PairSet, get_backend
+from .coref import PairSet, pairs_for, spec_key
 
 log = logging.getLogger("adachunk.metrics")
 
 
 def _spec(ctx: MetricContext) -> tuple[dict, str]:
     spec = ctx.settings.get("coref") or {"type": "auto"}
-    return spec, json.dumps(spec, sort_keys=True, default=str)
+    return spec, spec_key(spec)
 
 
 def document_pairs(ctx: MetricContext) -> PairSet:
-    """The document's pairs under the profile's ``metrics.coref`` spec (computed once)."""
-    spec, key = _spec(ctx)
-    return ctx.memo(("coref.pairs", key), lambda: _run_backend(spec, ctx))
-
-
-def _run_backend(spec, ctx: MetricContext) -> PairSet:
-    try:
-        backend = get_backend(spec, ctx.doc)
-    except AdachunkError as err:
-        return PairSet(reason=f"coreference backend unusable: {err.render()}")
-    if backend is None:
-        return PairSet(reason=NO_BACKEND)
-    name = getattr(backend, "name", type(backend).__name__)
-    try:
-        return backend.pairs(ctx.doc)
-    except Exception as exc:  # a model that cannot load must not take the other metrics down
-        log.warning("%s: coreference backend %s failed: %s", ctx.doc.id, name, exc)
-        return PairSet(reason=f"coreference backend {name} failed: {type(exc).__name__}: {exc}", backend=name)
+    """The document's pairs under the profile's ``metrics.coref`` spec (computed once per
+    document and spec, shared with the DP's ``coref.pair.v1`` structures)."""
+    return pairs_for(ctx.doc, ctx.settings.get("coref"), ctx.memo)
 
 
 def pair_extents(ps: PairSet) -> list[tuple[int, int, int]]:

@@ -77,11 +77,20 @@ class SolverSpec(Strict):
         description="structure labels used as overlap units, tried in order",
     )
     backend: Literal["numba", "reference"] = Field(default="numba", description="solver implementation")
+    target_size: int | None = Field(
+        default=None, ge=1, le=10**9,
+        description="preferred chunk size (None: none): each chunk then also costs over_target_cost per unit "
+        "above it and under_target_cost per unit below it, so chunks sit near it instead of at max_size")
+    over_target_cost: int = Field(default=1, ge=0, le=10**6, description="cost per unit a chunk is larger than target_size")
+    under_target_cost: int = Field(default=1, ge=0, le=10**6, description="cost per unit a chunk is smaller than target_size")
 
     @model_validator(mode="after")
     def _sizes(self) -> "SolverSpec":
         if self.min_size > self.max_size:
             raise ValueError(f"min_size ({self.min_size}) is larger than max_size ({self.max_size})")
+        if self.target_size is not None and not self.min_size <= self.target_size <= self.max_size:
+            raise ValueError(f"target_size ({self.target_size}) must lie between min_size ({self.min_size}) "
+                             f"and max_size ({self.max_size})")
         if self.overlap >= self.max_size:
             raise ValueError(f"overlap ({self.overlap}) must be smaller than max_size ({self.max_size})")
         return self

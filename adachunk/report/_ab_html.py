@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ._ab_boundaries import render_boundaries
+from ._ab_moves import top_rules
 
 METRICS = ("sc", "bi", "rc", "icc", "dcc", "score")
 NAMES = {"sc": "Size compliance", "bi": "Block integrity", "rc": "Reference completeness",
@@ -120,20 +121,36 @@ def _sizes_table(summary: dict[str, Any]) -> str:
 def _documents_table(summary: dict[str, Any]) -> str:
     rows = []
     views = {d["source"]: i for i, d in enumerate(summary["boundaries"]["documents"][:MAX_VIEWS])}
+    moves = {d["source"]: d.get("moves") or {} for d in summary["boundaries"]["documents"]}
     for r in summary["per_document"]:
         cuts = str(r["differing_cuts"])
         if r["source"] in views:  # link to the side-by-side view
             cuts = f'<a href="#view-{views[r["source"]]}">{cuts}</a>'
 
         verdict = {"b_better": "B", "a_better": "A", "tie": "tie", "not_comparable": "–"}[r["outcome"]]
+        moved = _e(top_rules(moves.get(r["source"], {})))
         rows.append(f'<tr><td class="l">{_e(r["doc_id"])}</td><td class="l">{_e(r["winner_a"])}</td>'
                     f'<td class="l">{_e(r["winner_b"])}</td><td>{r["chunks_a"]}</td><td>{r["chunks_b"]}</td>'
                     f"<td>{_num(r['a']['score'])}</td><td>{_num(r['b']['score'])}</td>"
                     f"{_delta_cell(r['delta']['score'])}"
-                    f"<td>{verdict}</td><td>{cuts}</td></tr>")
+                    f'<td>{verdict}</td><td>{cuts}</td><td class="l">{moved}</td></tr>')
     head = ["document", "A winner", "B winner", "A chunks", "B chunks", "A score", "B score", "Δ score", "better",
-            "differing cuts"]
+            "differing cuts", "moved by (cuts)"]
     return _table("documents", head, rows, left=3)
+
+
+def _rules_table(summary: dict[str, Any]) -> str:
+    """The rules behind the moved boundaries, over all documents."""
+    b = summary["boundaries"]
+    if "rules" not in b:
+        return f"<p>{_e(b.get('rules_error', 'Not explained.'))}</p>" if b.get("rules_error") else ""
+    rows = [f'<tr><td class="l"><code>{_e(r)}</code></td><td>{v["moved_cuts"]}</td><td>{v["documents"]}</td></tr>'
+            for r, v in b["rules"].items()]
+    rows.append(f'<tr><td class="l">no rule differs (sizes, chunk cost, the other cuts)</td>'
+                f'<td>{b.get("unexplained_cuts", 0)}</td><td></td></tr>')
+    return ('<p class="muted">At each cut only one side makes, both profiles\' rules are priced: B leaves a cut of '
+            "A's where its rules cost more, and takes one where they cost less; each rule that differs that way is "
+            "credited with the move.</p>" + _table("rules", ["rule", "moved cuts", "documents"], rows))
 
 
 def _gate(summary: dict[str, Any]) -> str:
@@ -152,6 +169,18 @@ def _image(name: str, path: Path) -> str:
     return f'<figure><img id="plot-{_e(name)}" alt="{_e(name)} plot" src="data:image/png;base64,{data}"></figure>'
 
 
+def _moves_line(moves: dict[str, Any] | None) -> str:
+    """One line under a document's view: the rules that moved its cuts."""
+    if not moves:
+        return ""
+    if "skipped" in moves:
+        return f'<p class="muted">Rules not explained: {_e(moves["skipped"])}.</p>'
+    moved = top_rules(moves, 6) or "no rule difference"
+    note = f" {_e(moves['note'])}." if moves.get("note") else ""
+    return (f'<p class="moves">Moved by: {_e(moved)}; {moves["unexplained"]} moved cuts without a rule '
+            f"difference.{note}</p>")
+
+
 def _views(summary: dict[str, Any], runs, texts: dict[str, str]) -> str:
     docs = summary["boundaries"]["documents"]
     rows = {r["source"]: r for r in summary["per_document"]}
@@ -166,6 +195,7 @@ def _views(summary: dict[str, Any], runs, texts: dict[str, str]) -> str:
         parts.append(f'<h3 class="doc" id="view-{i}">{_e(d["doc_id"])} '
                      f'<span class="muted">{d["differing_cuts"]} differing cuts '
                      f'(A {d["cuts_a"]}, B {d["cuts_b"]} cuts, {d["shared_cuts"]} shared)</span></h3>')
+        parts.append(_moves_line(d.get("moves")))
         text = texts.get(d["source"])
         if text is None or not rows[d["source"]]["same_text"]:
             parts.append("<p>The document text changed between the two runs: no side-by-side view.</p>")
@@ -197,6 +227,7 @@ def render_report(summary: dict[str, Any], runs, texts: dict[str, str], images: 
         "<h2>Chunk sizes</h2>", _sizes_table(summary),
         '<h2>Plots</h2><section id="plots">' + "".join(_image(n, p) for n, p in images.items()) + "</section>",
         "<h2>Documents</h2>", _documents_table(summary),
+        "<h2>Rules behind the moved boundaries</h2>", _rules_table(summary),
         _views(summary, runs, texts),
     ]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -8,7 +8,8 @@ and writes
   differences B − A with a Wilcoxon signed-rank p-value and a bootstrap 95% interval,
   wins/losses/ties on the weighted score, selection frequencies, chunk count and size
   distributions, and the documents whose boundaries differ;
-* ``OUT/plots/*.png`` and ``OUT/report.html`` (self-contained, see :mod:`._ab_html`).
+* ``OUT/plots/*.png`` and ``OUT/report.html`` (self-contained, see :mod:`._ab_html`);
+* per document and in total, which rules moved which boundaries (:mod:`._ab_moves`).
 
 Metric values are reported in percentage points (fractions ×100), like ``adachunk run``.
 A CI gate (:func:`parse_condition`, :func:`check_gate`) turns the deltas into an exit code.
@@ -287,8 +288,12 @@ def require_report_extra(plots: bool = True) -> None:
 
 
 def write_report(out: str | Path, run_a: RunData, run_b: RunData, conditions: Iterable[Condition] = (), *,
-                 plots: bool = True) -> dict[str, Any]:
+                 plots: bool = True, explain: bool = True) -> dict[str, Any]:
     """Compare two loaded runs and write ``summary.json``, the PNG plots and ``report.html`` into ``out``.
+
+    With ``explain``, each document whose boundaries differ is re-read and both profiles'
+    rules are priced at the differing cuts, naming the rules that moved them
+    (:mod:`._ab_moves`).
 
     Also usable on its own to re-compare two existing ``adachunk run`` folders
     (``write_report(out, load_run(dir_a, "a", "A"), load_run(dir_b, "b", "B"))``).
@@ -302,6 +307,10 @@ def write_report(out: str | Path, run_a: RunData, run_b: RunData, conditions: It
     out.mkdir(parents=True, exist_ok=True)
     runs = [run_a, run_b]
     summary = compare(run_a, run_b)
+    if explain:
+        from ._ab_moves import attribute_moves
+
+        attribute_moves(summary, runs)
     summary["gate"] = check_gate(summary, conditions)
     images: dict[str, Path] = {}
     if plots:

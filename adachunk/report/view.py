@@ -283,10 +283,10 @@ def build_view(doc, rp, settings=None, labels: Sequence[str] | None = None, with
     labels = list(labels) if labels is not None else default_labels(policy)
     meta: dict[str, Any] = {"profile": rp.name, "fingerprint": rp.fingerprint[:16], "characters": len(doc.text)}
     if not with_chunks:
-        ctx = DetectContext(doc.text)
+        ctx = DetectContext(doc.text, doc, metrics=policy.metrics)
         structures = {lb: policy.detectors[lb].detect_arrays(ctx) for lb in labels}
         return ViewData(doc.id, doc.text, structures, meta=meta)
-    structures = detect_all(policy, DetectContext(doc.text))
+    structures = detect_all(policy, DetectContext(doc.text, doc, metrics=policy.metrics))
     unit = CharCounter() if settings.granularity == "chars" else get_counter(settings.tokenizer)
     positions, _sizes = unit.boundaries(doc.text)
     costs = build_costs(positions, structures, list(policy.rules), len(doc.text))

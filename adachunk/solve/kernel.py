@@ -64,16 +64,83 @@ def _forward(sizes, cost, chunk_cost, min_size, max_size, dp, prev, dq):
             prev[i] = -1
 
 
-def _relaxed_end(sizes, cost, chunk_cost, max_size, dp, prev):
+def _forward_target(sizes, cost, chunk_cost, min_size, max_size, target, over, under, dp, prev, dq, dq2):
+    # With a size deviation term dev(d) = over*max(0, d-T) + under*max(0, T-d) the window of
+    # predecessors splits at d = T into two windows that each slide right: "near" j (d < T), where
+    # dp[j] + dev = (dp[j] + under*S[j]) + under*(T - S[i]), and "far" j (d >= T), where
+    # dp[j] + dev = (dp[j] - over*S[j]) + over*(S[i] - T). Each part's key depends on j alone, so
+    # each part keeps its own monotone deque; every j enters near, then far, then expires, in
+    # index order. O(n) as without a target; ties still go to the smallest j (far j < near j).
+    m = len(sizes) - 1
+    nh = 0  # near deque dq[nh:nt]
+    nt = 0
+    fh = 0  # far deque dq2[fh:ft]
+    ft = 0
+    add = 0  # next j to enter the window (d >= min_size)
+    mid = 0  # next j to become far (d >= split)
+    # a near j with d > max_size must leave the window: above max_size the two parts are moot
+    split = target if target <= max_size else max_size + 1
+    dp[0] = 0
+    for i in range(1, m + 1):
+        si = sizes[i]
+        while add < i and si - sizes[add] >= min_size:
+            if dp[add] < INF:
+                v = dp[add] + under * sizes[add]
+                while nt > nh and dp[dq[nt - 1]] + under * sizes[dq[nt - 1]] > v:
+                    nt -= 1
+                dq[nt] = add
+                nt += 1
+            add += 1
+        while mid < add and si - sizes[mid] >= split:
+            if dp[mid] < INF:
+                v = dp[mid] - over * sizes[mid]
+                while ft > fh and dp[dq2[ft - 1]] - over * sizes[dq2[ft - 1]] > v:
+                    ft -= 1
+                dq2[ft] = mid
+                ft += 1
+            mid += 1
+        while nt > nh and dq[nh] < mid:
+            nh += 1
+        while ft > fh and si - sizes[dq2[fh]] > max_size:
+            fh += 1
+        best = INF
+        arg = -1
+        if ft > fh:
+            j = dq2[fh]
+            best = dp[j] + over * (si - sizes[j] - target)
+            arg = j
+        if nt > nh:
+            j = dq[nh]
+            v = dp[j] + under * (target - (si - sizes[j]))
+            if v < best:
+                best = v
+                arg = j
+        if arg >= 0:
+            dp[i] = best + cost[i] + chunk_cost
+            prev[i] = arg
+        else:
+            dp[i] = INF
+            prev[i] = -1
+
+
+def _relaxed_end(sizes, cost, chunk_cost, max_size, target, over, under, dp, prev):
     # The last chunk may undershoot min_size (only reached when the strict solve failed).
+    # target < 0: no deviation term.
     m = len(sizes) - 1
     best = INF
     arg = -1
     for j in range(m):
         d = sizes[m] - sizes[j]
-        if d > 0 and d <= max_size and dp[j] < best:
-            best = dp[j]
-            arg = j
+        if d > 0 and d <= max_size and dp[j] < INF:
+            v = dp[j]
+            if target >= 0:
+                if d > target:
+                    v += over * (d - target)
+                else:
+                    v += under * (target - d)
+            if v < best:
+                best = v
+                arg = j
     if arg >= 0:
         dp[m] = best + cost[m] + chunk_cost
         prev[m] = arg
@@ -111,7 +178,7 @@ def _compiled(fn: Callable) -> Callable:
 
 
 def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size: int, max_size: int,
-                 *, jit: bool | None = None):
+                 target: int | None = None, over: int = 0, under: int = 0, *, jit: bool | None = None):
     """Same contract as :func:`adachunk.solve.reference.solve_reference`, O(n).
 
     Args:
@@ -120,6 +187,9 @@ def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size:
         chunk_cost: cost added per chunk.
         min_size: smallest chunk but the last.
         max_size: largest chunk.
+        target: preferred chunk size (None: no size deviation term).
+        over: cost per unit a chunk is larger than ``target``.
+        under: cost per unit a chunk is smaller than ``target``.
         jit: compile with Numba (None: from :data:`JIT_MIN_CANDIDATES` candidates on, once
             this process has solved :data:`JIT_AFTER_CANDIDATES` uncompiled, or when it has
             compiled the loops already).
@@ -132,20 +202,26 @@ def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size:
     m = sizes.shape[0] - 1
     if m <= 0:
         return np.zeros(1, np.int64), 0
+    fwd = _forward if target is None else _forward_target
     if jit is None:  # once compiled in this process, the compiled loop is always the faster one
-        jit = m >= JIT_MIN_CANDIDATES or _uncompiled[0] >= JIT_AFTER_CANDIDATES or "_forward" in _JITTED
+        jit = m >= JIT_MIN_CANDIDATES or _uncompiled[0] >= JIT_AFTER_CANDIDATES or fwd.__name__ in _JITTED
+    dev = (-1 if target is None else int(target), int(over), int(under))
     if jit:
-        forward, relaxed_end, backtrack = _compiled(_forward), _compiled(_relaxed_end), _compiled(_backtrack)
-        dp, prev, dq = (np.empty(m + 1, dtype=np.int64) for _ in range(3))
+        forward, relaxed_end, backtrack = _compiled(fwd), _compiled(_relaxed_end), _compiled(_backtrack)
+        dp, prev, dq, dq2 = (np.empty(m + 1, dtype=np.int64) for _ in range(4))
         args = (sizes, cost, np.int64(chunk_cost), np.int64(min_size), np.int64(max_size))
+        dev = tuple(np.int64(x) for x in dev)
     else:
-        forward, relaxed_end, backtrack = _forward, _relaxed_end, _backtrack
-        dp, prev, dq = [0] * (m + 1), [0] * (m + 1), [0] * (m + 1)
+        forward, relaxed_end, backtrack = fwd, _relaxed_end, _backtrack
+        dp, prev, dq, dq2 = [0] * (m + 1), [0] * (m + 1), [0] * (m + 1), [0] * (m + 1)
         args = (sizes.tolist(), cost.tolist(), int(chunk_cost), int(min_size), int(max_size))
         _uncompiled[0] += m
-    forward(*args, dp, prev, dq)
+    if target is None:
+        forward(*args, dp, prev, dq)
+    else:
+        forward(*args, *dev, dp, prev, dq, dq2)
     if dp[m] >= INF:
-        relaxed_end(args[0], args[1], args[2], args[4], dp, prev)
+        relaxed_end(args[0], args[1], args[2], args[4], *dev, dp, prev)
         if dp[m] >= INF:
             return np.zeros(0, np.int64), -1
     return backtrack(prev, m), int(dp[m])

@@ -34,25 +34,33 @@ def solve(
     chunk_cost: int,
     min_size: int,
     max_size: int,
+    target: int | None = None,
+    over: int = 0,
+    under: int = 0,
     backend: str = "numba",
 ) -> Solution:
-    """Minimise Σ cost(cut) + chunk_cost·#chunks under the size limits.
+    """Minimise Σ cost(cut) + chunk_cost·#chunks [+ Σ dev(size)] under the size limits.
+
+    With a ``target`` size, every chunk also costs ``over`` per unit above it and ``under`` per
+    unit below it (see :mod:`adachunk.solve.reference`).
 
     ``min_size`` binds every chunk but the last, which may undershoot only when nothing else
     fits. If even that is impossible (``max_size < 2·min_size`` can leave gaps), ``min_size`` is
     dropped; if a single indivisible step exceeds ``max_size``, the limit is widened to that step.
     """
     fn = solve_kernel if backend == "numba" else _reference_arrays
-    cuts, total = fn(sizes, cost, chunk_cost, min_size, max_size)
+    dev = (target, over, under)
+    cuts, total = fn(sizes, cost, chunk_cost, min_size, max_size, *dev)
     if total >= 0:
         return Solution(np.asarray(cuts, np.int64), int(total))
-    cuts, total = fn(sizes, cost, chunk_cost, 0, max_size)
+    cuts, total = fn(sizes, cost, chunk_cost, 0, max_size, *dev)
     if total >= 0:
         return Solution(np.asarray(cuts, np.int64), int(total), relaxed="min_size")
     widest = int(np.max(np.diff(sizes))) if len(sizes) > 1 else 0
-    cuts, total = fn(sizes, cost, chunk_cost, 0, max(max_size, widest))
+    cuts, total = fn(sizes, cost, chunk_cost, 0, max(max_size, widest), *dev)
     return Solution(np.asarray(cuts, np.int64), int(total), relaxed="max_size")
 
 
-def _reference_arrays(sizes, cost, chunk_cost, min_size, max_size):
-    return solve_reference([int(x) for x in sizes], [int(x) for x in cost], chunk_cost, min_size, max_size)
+def _reference_arrays(sizes, cost, chunk_cost, min_size, max_size, target=None, over=0, under=0):
+    return solve_reference([int(x) for x in sizes], [int(x) for x in cost], chunk_cost, min_size, max_size,
+                           target, over, under)

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ..cost import punishments
 from ..cost.lattice import breakdown, build_costs
@@ -56,8 +56,12 @@ class _Lattice:
         sizes = self.S[lo : hi + 1] - self.S[lo]
         cost = self.cost[lo : hi + 1].copy()
         cost[0] = cost[-1] = 0
+        target = settings.target_size
+        if target is not None:
+            target = max(min(target, max_size), 1)  # repair re-solves with a tighter max_size
         sol = solve(sizes, cost, chunk_cost=settings.chunk_cost, min_size=min(settings.min_size, max_size),
-                    max_size=max_size, backend=settings.backend)
+                    max_size=max_size, target=target, over=settings.over_target_cost,
+                    under=settings.under_target_cost, backend=settings.backend)
         return [lo + int(c) for c in sol.cuts], sol
 
 
@@ -129,7 +133,7 @@ def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = No
                             "max_size": settings.max_size, "min_size": settings.min_size}
     if not doc.text:
         return Chunking([], "dp.v1", meta)
-    ctx = DetectContext(doc.text)
+    ctx = DetectContext(doc.text, doc, metrics=policy.metrics)
     lat = _Lattice(doc, settings)
     limit = settings.max_size - settings.overlap
     if _one_chunk(lat, policy, settings, limit) and not explain:
@@ -184,11 +188,29 @@ def explain_cuts(lat: _Lattice, cuts: list[int], structures, policy: Policy) -> 
 
 
 class DPParams(ComponentParams):
-    """Per-candidate overrides of the profile's solver settings (None keeps the profile's)."""
+    """Per-candidate overrides of the profile's solver settings (None keeps the profile's).
 
-    max_size: int | None = Field(default=None, ge=1, description="largest chunk")
-    min_size: int | None = Field(default=None, ge=0, description="smallest chunk")
-    chunk_cost: int | None = Field(default=None, ge=0, description="cost per chunk")
+    A pool may hold several ``dp.v1`` candidates, each with its own sizes: the profile's
+    structures and rules shape every one of them.
+    """
+
+    max_size: int | None = Field(default=None, ge=1, le=10**9, description="largest chunk")
+    min_size: int | None = Field(default=None, ge=0, le=10**9, description="smallest chunk")
+    chunk_cost: int | None = Field(default=None, ge=0, le=10**9, description="cost per chunk")
+    target_size: int | None = Field(default=None, ge=1, le=10**9, description="preferred chunk size")
+    over_target_cost: int | None = Field(default=None, ge=0, le=10**6,
+                                         description="cost per unit a chunk is larger than target_size")
+    under_target_cost: int | None = Field(default=None, ge=0, le=10**6,
+                                          description="cost per unit a chunk is smaller than target_size")
+
+    @model_validator(mode="after")
+    def _sizes(self) -> "DPParams":
+        lo, hi, t = self.min_size, self.max_size, self.target_size
+        if lo is not None and hi is not None and lo > hi:
+            raise ValueError(f"min_size ({lo}) is larger than max_size ({hi})")
+        if t is not None and ((lo is not None and t < lo) or (hi is not None and t > hi)):
+            raise ValueError(f"target_size ({t}) must lie between min_size and max_size")
+        return self
 
 
 @splitters.register("dp.v1")

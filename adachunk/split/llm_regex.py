@@ -275,7 +275,7 @@ class LLMRegexSplitter:
         """Chunk ``doc``; see the module docstring for the outcomes recorded in ``meta``."""
         if not doc.text:
             return Chunking([], NAME, {"model": self.params.model, "status": "empty"})
-        ctx = DetectContext(doc.text)
+        ctx = DetectContext(doc.text, doc)
         blocks = ctx.memo(("markdown.blocks",), lambda: parse_blocks(doc.text))
         job = _Job(doc, policy, blocks, protected_spans(doc.text, blocks),
                    {"model": self.params.model})

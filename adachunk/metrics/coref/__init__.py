@@ -12,14 +12,15 @@
 from __future__ import annotations
 
 import importlib
+import json
 import logging
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from ...errors import ProfileError
+from ...errors import AdachunkError, ProfileError
 from ...registry import coref
 from ...types import Document
 from .base import CorefBackend, CorefParams, PairSet, validate_pairs
-from .precomputed import NAME as PRECOMPUTED, PrecomputedBackend, has_pairs
+from .precomputed import NAME as PRECOMPUTED, PrecomputedBackend, find_side_file, has_pairs
 
 log = logging.getLogger("adachunk.metrics")
 
@@ -36,7 +37,7 @@ MODULES: dict[str, str] = {
 NO_BACKEND = "no coreference backend available"
 
 __all__ = ["CorefBackend", "CorefParams", "PairSet", "PrecomputedBackend", "get_backend",
-           "validate_pairs", "NO_BACKEND", "OFFLINE_DEFAULTS"]
+           "validate_pairs", "pairs_for", "spec_key", "NO_BACKEND", "OFFLINE_DEFAULTS"]
 
 
 def _as_dict(spec: Any) -> dict[str, Any]:
@@ -103,3 +104,61 @@ def get_backend(spec: Any, doc: Document) -> CorefBackend | None:
             return _build(known, {})
     log.debug("%s: %s", doc.id, NO_BACKEND)
     return None
+
+
+def spec_key(spec: Any) -> str:
+    """Canonical text of a ``metrics.coref`` spec (None is ``auto``): the pairs' cache key."""
+    return json.dumps(_as_dict(spec) if spec is not None else {"type": "auto"}, sort_keys=True, default=str)
+
+
+def pairs_for(doc: Document, spec: Any = None,
+              memo: Callable[[Any, Callable[[], Any]], Any] | None = None) -> PairSet:
+    """The entity→pronoun pairs of ``doc`` under ``spec``, computed once per document and spec.
+
+    References Completeness and the DP's ``coref.pair.v1`` structures both call this with the
+    document's shared memo (:mod:`adachunk.analysis`), so the resolver runs once for both.
+    Never raises: an unusable backend or a model that fails gives an empty :class:`PairSet`
+    whose ``reason`` says why.
+
+    Args:
+        doc: the document.
+        spec: the ``metrics.coref`` section (None: ``auto``).
+        memo: a per-document memo (None: the document's shared analysis).
+    """
+    if memo is None:
+        from ...analysis import analysis_of
+
+        memo = analysis_of(doc).memo
+    fields = _as_dict(spec)
+    if fields.get("type", "auto") == "auto" and has_pairs(doc):
+        spec = {"type": PRECOMPUTED}  # what auto picks: the same pairs as an explicit precomputed.v1
+    return memo(("coref.pairs", spec_key(spec), _side_file_stamp(doc)), lambda: _run_backend(spec, doc))
+
+
+def _side_file_stamp(doc: Document) -> tuple | None:
+    """Identity of the pairs side file a document would read (an edited file is read again)."""
+    if doc.entity_pron_pairs is not None:
+        return None
+    path = find_side_file(doc)
+    if path is None:
+        return None
+    try:
+        st = path.stat()
+    except OSError:
+        return (str(path),)
+    return (str(path), st.st_mtime_ns, st.st_size)
+
+
+def _run_backend(spec: Any, doc: Document) -> PairSet:
+    try:
+        backend = get_backend(spec, doc)
+    except AdachunkError as err:
+        return PairSet(reason=f"coreference backend unusable: {err.render()}")
+    if backend is None:
+        return PairSet(reason=NO_BACKEND)
+    name = getattr(backend, "name", type(backend).__name__)
+    try:
+        return backend.pairs(doc)
+    except Exception as exc:  # a model that cannot load must not take the other metrics down
+        log.warning("%s: coreference backend %s failed: %s", doc.id, name, exc)
+        return PairSet(reason=f"coreference backend {name} failed: {type(exc).__name__}: {exc}", backend=name)

@@ -217,10 +217,17 @@ def load_embedder(spec: Any = None) -> Embedder:
     return _load(json.dumps(_spec_dict(spec), sort_keys=True, default=str))
 
 
-def span_embeddings(ctx) -> SpanEmbeddings:
-    """The document's :class:`SpanEmbeddings` for the profile's embedder (one per context)."""
+def document_span_embeddings(doc, spec: Any, memo) -> SpanEmbeddings:
+    """The :class:`SpanEmbeddings` of ``doc`` for the embedder ``spec``, one per document and
+    embedder in ``memo`` (the document's shared analysis: the metrics and the DP's
+    ``semantic.shift.v1`` structures embed each span once between them)."""
     from .blocks import block_starts
 
-    emb = load_embedder(ctx.settings.get("embedder"))
-    return ctx.memo(("span_embeddings", emb.fingerprint), lambda: SpanEmbeddings(
-        ctx.doc.text, emb, lambda: block_starts(ctx.doc, "auto", ctx.memo)[0]))
+    emb = load_embedder(spec)
+    return memo(("span_embeddings", emb.fingerprint), lambda: SpanEmbeddings(
+        doc.text, emb, lambda: block_starts(doc, "auto", memo)[0]))
+
+
+def span_embeddings(ctx) -> SpanEmbeddings:
+    """The document's :class:`SpanEmbeddings` for the profile's embedder (one per document)."""
+    return document_span_embeddings(ctx.doc, ctx.settings.get("embedder"), ctx.memo)

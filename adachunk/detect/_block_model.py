@@ -1,0 +1,272 @@
+"""The reader's block model of a Markdown or plain-text document: what is read as one unit.
+
+The paper's parser (and adachunk's PDF converter) binds a heading to the block that follows it,
+a footnote to the paragraph that cites it, a table to its caption; Markdown itself only knows
+paragraphs, lists and tables. :func:`bound_blocks` starts from the top-level Markdown blocks of
+:func:`adachunk.detect.markdown.parse_blocks` and binds neighbours into *units*:
+
+* **headings**: a run of headings with the first block after it (as Block Integrity counts
+  Markdown blocks, :func:`adachunk.metrics.blocks.markdown_blocks`);
+* **lead-ins**: a paragraph ending in ``:`` with the list, table, code block or point run it
+  introduces;
+* **point runs**: consecutive paragraphs that each open with a point enumerator the Markdown
+  parser does not see as a list (``(a)``, ``b)``, ``(iv)``, ``•``, ``–``) are one unit, like a
+  list;
+* **captions and unit lines**: a short ``Table 3 …``/``Figure 2 …`` or ``(in EUR million)``
+  paragraph with the table or figure right after it, a short ``Source: …``/``Note: …``
+  paragraph with the table right before it;
+* **footnotes**: a paragraph made of footnote definitions (``[^1]: …``, ``(¹) …``, ``¹ …``,
+  ``<sup>1</sup> …``, ``* …``) with the paragraph that cites its first note, and every block
+  in between, when the citation lies within ``reach`` characters (``cite``); otherwise, or with
+  ``previous``, with the block just before it: the end of its section.
+
+Units are ``(start, end)`` spans from the first content character of their first block to the
+end of their last block's last non-blank line, exactly as the blocks themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal, Sequence
+
+from ..types import Structure
+
+FootnoteMode = Literal["cite", "previous", "none"]
+
+# a point enumerator the Markdown parser leaves in a paragraph: (a) b) (iv) • – ‒ — ▪ ◦
+_POINT = re.compile(r"[ \t]*(?:\((?:[a-z]{1,2}|[ivxlc]{1,6})\)|(?:[a-z]|[ivxlc]{1,6})\)|[•▪◦‣–‒—·])[ \t]+\S")
+_SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+# one footnote definition line
+_NOTE_LINE = re.compile(
+    r"[ \t]*(?:\[\^[^\]\s]+\]:|\([" + _SUPERSCRIPT + r"]+\)|[" + _SUPERSCRIPT + r"]+(?=[ \t])"
+    r"|<sup>[^<]{1,8}</sup>|\\?\*{1,3}(?=[ \t])|[†‡§](?=[ \t]))")
+_CITE_TEMPLATES = ("[^{}]", "({})", "{}", "<sup>{}</sup>")
+_CAPTION = re.compile(
+    r"[ \t]*[*_]{0,2}(?:Table|Figure|Fig\.|Chart|Exhibit|Graph|Diagram|Tableau|Tabelle|Abbildung|Schedule)"
+    r"[ \t]+[\dIVXLA-Z][^\n]*$", re.IGNORECASE)
+_UNIT_LINE = re.compile(
+    r"[ \t]*[*_(\[]{0,3}(?:(?:amounts?|figures?|all)\b[^\n]{0,40}\b)?in[ \t]+(?:[A-Z]{3}|[€$£¥]|thousands?|millions?|"
+    r"billions?|k|m|bn)\b[^\n]*$", re.IGNORECASE)
+_AFTER_TABLE = re.compile(r"[ \t]*[*_]{0,2}(?:Source|Sources|Note|Notes|Quelle|Anmerkung)s?\b[^\n]*$",
+                          re.IGNORECASE)
+_TABLE_LIKE = frozenset({"table", "html_block", "code"})
+_LIST_LIKE = frozenset({"list", "table", "code", "html_block"})
+SHORT = 300  # a caption or unit line is a short paragraph
+
+
+@dataclass(frozen=True)
+class BlockModel:
+    """Which bindings :func:`bound_blocks` makes (see the module docstring).
+
+    Attributes:
+        headings: bind a run of headings to the block after it.
+        lead_in: bind a paragraph ending in ':' to the list, table or point run it introduces.
+        points: bind consecutive point paragraphs ((a), (b), ...) into one unit.
+        captions: bind captions, unit lines and source notes to their table or figure.
+        footnotes: ``cite``, ``previous`` or ``none`` (see the module docstring).
+        reach: how far back (characters) a footnote's citation may lie for ``cite``.
+    """
+
+    headings: bool = True
+    lead_in: bool = True
+    points: bool = True
+    captions: bool = True
+    footnotes: FootnoteMode = "cite"
+    reach: int = 3000
+
+
+def top_level(blocks: Sequence[Structure]) -> list[Structure]:
+    """The blocks not nested in an earlier block, in document order."""
+    out: list[Structure] = []
+    for b in sorted(blocks, key=lambda s: (s.start, -s.end)):
+        if not out or b.start >= out[-1].end:
+            out.append(b)
+    return out
+
+
+class _Units:
+    """Top-level blocks and the glue between neighbours: glued blocks form one unit."""
+
+    def __init__(self, text: str, blocks: list[Structure]):
+        self.text = text
+        self.blocks = blocks
+        self.glue = [False] * max(len(blocks) - 1, 0)  # glue[k]: blocks k and k+1 are one unit
+
+    def join(self, i: int, j: int) -> None:
+        """Blocks ``i..j`` (and the units they belong to) become one unit."""
+        for k in range(i, j):
+            self.glue[k] = True
+
+    def spans(self) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        for k, b in enumerate(self.blocks):
+            if k and self.glue[k - 1]:
+                out[-1] = (out[-1][0], b.end)
+            else:
+                out.append((b.start, b.end))
+        return out
+
+    def body(self, k: int) -> str:
+        b = self.blocks[k]
+        return self.text[b.start:b.end]
+
+
+def _is_point(units: _Units, k: int) -> bool:
+    return units.blocks[k].label == "paragraph" and _POINT.match(units.body(k)) is not None
+
+
+def _is_note(units: _Units, k: int) -> bool:
+    if units.blocks[k].label != "paragraph":
+        return False
+    lines = [ln for ln in units.body(k).splitlines() if ln.strip()]
+    return bool(lines) and _NOTE_LINE.match(lines[0]) is not None
+
+
+def _short(units: _Units, k: int) -> bool:
+    b = units.blocks[k]
+    return b.label == "paragraph" and b.end - b.start <= SHORT
+
+
+def _bind_points(units: _Units) -> None:
+    n = len(units.blocks)
+    k = 0
+    while k < n:
+        if not _is_point(units, k):
+            k += 1
+            continue
+        j = k
+        while j + 1 < n and _is_point(units, j + 1):
+            j += 1
+        if j > k:
+            units.join(k, j)
+        k = j + 1
+
+
+_ENUMERATED = re.compile(r"[ \t]*(?:\(?\d{1,3}[.)]|\(\d{1,3}\))[ \t]+\S")
+
+
+def _introduces(units: _Units, k: int) -> bool:
+    """Whether block ``k`` ends in ':' and the block after it is what it introduces: a list, a
+    table, a point run or a numbered paragraph."""
+    nxt = k + 1
+    if nxt >= len(units.blocks) or units.blocks[k].label == "heading":
+        return False
+    if not units.body(k).rstrip().endswith(":"):
+        return False
+    if units.blocks[nxt].label in _LIST_LIKE or _is_point(units, nxt):
+        return True
+    return units.blocks[nxt].label == "paragraph" and _ENUMERATED.match(units.body(nxt)) is not None
+
+
+def _bind_lead_ins(units: _Units) -> None:
+    for k in range(len(units.blocks) - 1):
+        if _introduces(units, k):
+            units.join(k, k + 1)
+
+
+def _table_follows(units: _Units, k: int) -> int | None:
+    """Index of the table or figure that caption ``k`` introduces (right after it, or after one
+    unit line), else None."""
+    blocks = units.blocks
+    if k + 1 < len(blocks) and blocks[k + 1].label in _TABLE_LIKE:
+        return k + 1
+    if (k + 2 < len(blocks) and blocks[k + 2].label in _TABLE_LIKE and _short(units, k + 1)
+            and _UNIT_LINE.match(units.body(k + 1))):
+        return k + 2
+    return None
+
+
+def _bind_captions(units: _Units) -> None:
+    blocks = units.blocks
+    for k in range(len(blocks)):
+        if not _short(units, k):
+            continue
+        body = units.body(k)
+        table = _table_follows(units, k) if (_CAPTION.match(body) or _UNIT_LINE.match(body)) else None
+        if table is not None:
+            units.join(k, table)
+        elif k > 0 and blocks[k - 1].label in _TABLE_LIKE and (_AFTER_TABLE.match(body) or _CAPTION.match(body)):
+            units.join(k - 1, k)
+
+
+def _citation(units: _Units, k: int) -> str | None:
+    """The marker that the first note of footnote block ``k`` defines (``1``, ``¹``, ``a``)."""
+    first = next(ln for ln in units.body(k).splitlines() if ln.strip())
+    m = re.match(r"[ \t]*(?:\[\^([^\]\s]+)\]:|\(([" + _SUPERSCRIPT + r"]+)\)|([" + _SUPERSCRIPT + r"]+)"
+                 r"|<sup>([^<]{1,8})</sup>)", first)
+    if m is None:
+        return None
+    return next(g for g in m.groups() if g)
+
+
+def _cites(units: _Units, k: int, marker: str) -> bool:
+    body = units.body(k)
+    for tpl in _CITE_TEMPLATES:
+        needle = tpl.format(marker)
+        if tpl == "{}" and not all(ch in _SUPERSCRIPT for ch in marker):
+            continue  # a bare "1" in text is not a citation
+        if needle in body:
+            return True
+    return False
+
+
+def _bind_footnotes(units: _Units, model: BlockModel) -> None:
+    blocks = units.blocks
+    for k in range(1, len(blocks)):
+        if not _is_note(units, k):
+            continue
+        target = k - 1
+        while target > 0 and _is_note(units, target):  # a run of note paragraphs: look above it
+            target -= 1
+        marker = _citation(units, k) if model.footnotes == "cite" else None
+        if marker is not None:
+            j = target
+            while j >= 0 and blocks[k].start - blocks[j].start <= model.reach:
+                if _cites(units, j, marker):
+                    target = j
+                    break
+                j -= 1
+        units.join(target, k)
+
+
+def _bind_headings(units: _Units) -> None:
+    blocks = units.blocks
+    k = 0
+    while k < len(blocks):
+        if blocks[k].label != "heading":
+            k += 1
+            continue
+        j = k
+        while j + 1 < len(blocks) and blocks[j + 1].label == "heading":
+            j += 1
+        units.join(k, min(j + 1, len(blocks) - 1))
+        k = j + 2
+
+
+def bound_blocks(text: str, blocks: Sequence[Structure], model: BlockModel = BlockModel()) -> list[tuple[int, int]]:
+    """Units of ``text`` (see the module docstring) from its Markdown ``blocks``.
+
+    Args:
+        text: the document text.
+        blocks: every block of :func:`adachunk.detect.markdown.parse_blocks` (nested ones too).
+        model: which bindings to make.
+
+    Returns:
+        Sorted, disjoint ``(start, end)`` spans, one per unit.
+    """
+    top = top_level(blocks)
+    if not top:
+        return []
+    units = _Units(text, [b for b in top if b.label != "thematic_break"] or top)
+    if model.points:
+        _bind_points(units)
+    if model.lead_in:
+        _bind_lead_ins(units)
+    if model.captions:
+        _bind_captions(units)
+    if model.footnotes != "none":
+        _bind_footnotes(units, model)
+    if model.headings:
+        _bind_headings(units)
+    return units.spans()

@@ -1,0 +1,112 @@
+"""``document.block.v1``: the blocks the ingester produced, as structures.
+
+Block Integrity counts the blocks a reader sees: the paper's parser binds a heading with its
+first paragraph, a paragraph with its footnotes, a list run into one block; its ``split_points``
+are those blocks' starts. The DP can only keep such a block whole if it sees it, so this
+detector reports it:
+
+* ``ingested``: the intervals of the document's ``split_points`` (the paper's parsed JSON; PDFs
+  converted by adachunk, whose converter binds a heading to its first block, a body to its
+  footnotes and a table to its caption and unit line), each trimmed of its trailing blank
+  lines, so a cut in the blank lines between two blocks is free;
+* ``markdown``: the reader's block model of a Markdown or text document (see
+  :mod:`adachunk.detect._block_model`): top-level Markdown blocks with headings, lead-ins,
+  point runs, captions and footnotes bound;
+* ``auto`` (default): ``ingested`` when the document has split points, else ``markdown``.
+
+Split points outside the text are dropped, with a counted warning. A document without blocks
+(an empty text) has no structures.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+import numpy as np
+from pydantic import Field
+
+from ..registry import detectors
+from ..types import SpanArrays, Structure
+from ._block_model import BlockModel, FootnoteMode, bound_blocks
+from .base import DetectContext, Detector, DetectorParams
+from .markdown import parse_blocks
+
+log = logging.getLogger("adachunk.detect")
+
+
+def ingested_blocks(text: str, split_points, source: str = "document") -> list[tuple[int, int]]:
+    """Blocks between consecutive split points, each without its trailing whitespace.
+
+    Args:
+        text: the document text.
+        split_points: the ingester's block starts (any order, duplicates allowed).
+        source: the document's name, for the warning about dropped points.
+    """
+    n = len(text)
+    points = sorted({int(p) for p in split_points if 0 < int(p) < n})
+    dropped = sum(1 for p in split_points if not 0 <= int(p) <= n)
+    if dropped:
+        log.warning("%s: %d of %d split points outside the text dropped", source, dropped, len(split_points))
+    out = []
+    for lo, hi in zip([0, *points], [*points, n]):
+        end = lo + len(text[lo:hi].rstrip())
+        if end > lo:
+            out.append((lo, end))
+    return out
+
+
+@detectors.register("document.block.v1")
+class DocumentBlockDetector(Detector):
+    """The document's bound blocks (see module docstring)."""
+
+    class Params(DetectorParams):
+        """Profile fields of ``document.block.v1``."""
+
+        source: Literal["auto", "ingested", "markdown"] = Field(
+            default="auto",
+            description="where blocks come from: the ingester's split points (parsed JSON, PDF), "
+            "the Markdown block model, or auto (split points when the document has them)")
+        headings: bool = Field(default=True, description="Markdown model: a heading run is bound to the block after it")
+        lead_in: bool = Field(
+            default=True, description="Markdown model: a paragraph ending in ':' is bound to the list or table it introduces")
+        points: bool = Field(
+            default=True, description="Markdown model: consecutive (a), (b), ... paragraphs form one unit")
+        captions: bool = Field(
+            default=True, description="Markdown model: captions, unit lines and source notes are bound to their table")
+        footnotes: FootnoteMode = Field(
+            default="cite",
+            description="Markdown model: footnote definitions are bound to the paragraph citing them (cite), "
+            "to the block before them (previous: the end of their section), or not at all (none)")
+        reach: int = Field(
+            default=3000, ge=0, le=10**7,
+            description="Markdown model, footnotes: cite: how far back (characters) the citing paragraph may lie; "
+            "farther notes bind to the block before them")
+
+    def _model(self) -> BlockModel:
+        p = self.params
+        return BlockModel(headings=p.headings, lead_in=p.lead_in, points=p.points, captions=p.captions,
+                          footnotes=p.footnotes, reach=p.reach)
+
+    def spans(self, ctx: DetectContext) -> list[tuple[int, int]]:
+        """The blocks as ``(start, end)`` pairs (cached per document and settings)."""
+        doc = ctx.doc
+        use_ingested = self.params.source == "ingested" or (
+            self.params.source == "auto" and doc is not None and doc.split_points is not None)
+        if use_ingested:
+            if doc is None or doc.split_points is None:
+                return []  # nothing was ingested with blocks
+            return ctx.memo(("document.block.ingested",),
+                            lambda: ingested_blocks(ctx.text, doc.split_points, doc.id))
+        model = self._model()
+        blocks = ctx.memo(("markdown.blocks",), lambda: parse_blocks(ctx.text))
+        return ctx.memo(("document.block.markdown", model), lambda: bound_blocks(ctx.text, blocks, model))
+
+    def detect(self, ctx: DetectContext) -> list[Structure]:
+        """One structure per block, labelled with this structure's name."""
+        return [Structure(a, b, self.name) for a, b in self.spans(ctx)]
+
+    def detect_arrays(self, ctx: DetectContext) -> SpanArrays:
+        """Starts and ends of :meth:`detect`'s spans."""
+        rows = np.array(self.spans(ctx), dtype=np.int64).reshape(-1, 2)
+        return rows[:, 0].copy(), rows[:, 1].copy()
