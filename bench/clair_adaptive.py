@@ -15,7 +15,7 @@ without an endpoint) is listed with its status and never wins (``select.exclude_
 Usage::
 
     adachunk run CLAIR_DIR --profile paper --out OUT     # OUT/decisions.jsonl
-    python bench/clair_adaptive.py OUT [--subset our_recurs_1100,our_recurs_600,page]
+    python bench/clair_adaptive.py OUT [--subset our_recurs_1100,our_recurs_600,page] [--dp-check]
 """
 
 from __future__ import annotations
@@ -99,10 +99,54 @@ def table(decisions: list[dict], reference: dict, subset: set[str] | None) -> st
     return "\n".join(lines)
 
 
+def _means(decisions: list[dict], name: str) -> dict[str, float | None]:
+    """Mean of each metric (points) of one candidate over the documents where it is not None."""
+    recs = [c["scores"] for d in decisions for c in d["candidates"] if c["name"] == name]
+    return {k: _mean([r.get(k) for r in recs]) for k in KEYS}
+
+
+def dp_check(decisions: list[dict], subset: set[str] | None) -> list[str]:
+    """The DP-led pool's acceptance lines: the best DP candidate against page and the paper's
+    recursive 1100 splitter, how often a DP candidate wins, and the adaptive mean against the
+    paper pool re-selected from the same run (``subset``)."""
+    types = {c["name"]: c["type"] for d in decisions for c in d["candidates"]}
+    dps = [n for n, t in types.items() if t == "dp.v1"]
+    if not dps:
+        return ["no dp.v1 candidate in this run"]
+    scored = {n: _means(decisions, n) for n in dps}
+    best = max(dps, key=lambda n: statistics.fmean(v for v in scored[n].values() if v is not None))
+    dp, out = scored[best], [f"best DP candidate: {best}"]
+
+    def line(ok: bool, text: str) -> None:
+        out.append(f"{'PASS' if ok else 'FAIL'}  {text}")
+
+    for base in ("page", "recursive_1100"):
+        if base in types:
+            b = _means(decisions, base)
+            line(dp["bi"] >= b["bi"], f"BI {dp['bi']:.3f} >= {base} {b['bi']:.3f}")
+    if "recursive_1100" in types:
+        r = _means(decisions, "recursive_1100")
+        line(dp["rc"] >= r["rc"], f"RC {dp['rc']:.3f} >= recursive_1100 {r['rc']:.3f}")
+        for k in ("icc", "dcc"):
+            line(dp[k] >= r[k] - 1.0, f"{k.upper()} {dp[k]:.3f} within 1 point of recursive_1100 {r[k]:.3f}")
+    line(dp["sc"] >= 99.9, f"SC {dp['sc']:.3f} >= 99.9")
+    won = sum(1 for w in winners(decisions, None) if w and types.get(w["name"]) == "dp.v1")
+    line(won >= 0.6 * len(decisions), f"DP candidates win {won}/{len(decisions)} documents (>= 60%)")
+    if subset:
+        def adaptive_mean(sub):
+            rows = [w["scores"] for w in winners(decisions, sub) if w]
+            return statistics.fmean(m for m in (_mean([r.get(k) for r in rows]) for k in KEYS) if m is not None)
+        a, p = adaptive_mean(None), adaptive_mean(subset)
+        line(a > p, f"adaptive mean {a:.3f} > paper pool re-selected {p:.3f}")
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path, help="the run's output folder")
     ap.add_argument("--subset", default="", help="comma-separated candidate names for a second adaptive row")
+    ap.add_argument("--dp-check", action="store_true",
+                    help="also print the DP-led pool's acceptance checks (PASS/FAIL lines); exit 1 on a FAIL")
     args = ap.parse_args()
     decisions = [json.loads(line) for line in (args.out / "decisions.jsonl").read_text(encoding="utf-8").splitlines()
                  if line.strip()]
@@ -113,6 +157,10 @@ def main() -> int:
     reference = json.loads(REFERENCE.read_text(encoding="utf-8")) if REFERENCE.is_file() else {}
     subset = {s for s in args.subset.split(",") if s} or None
     print(table(decisions, reference, subset))
+    if args.dp_check:
+        lines = dp_check(decisions, subset)
+        print("\n" + "\n".join(lines))
+        return 1 if any(x.startswith("FAIL") for x in lines) else 0
     return 0
 
 

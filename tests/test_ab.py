@@ -116,6 +116,42 @@ def test_selection_sizes_and_boundaries_match_the_runs(ab):
     assert {d["source"] for d in listed} == {r["source"] for r in s["per_document"] if r["differing_cuts"]}
 
 
+def test_every_moved_boundary_is_priced_under_both_profiles(ab):
+    """B only shrinks max_size: the rules are the same on both sides, so no rule moved a cut and
+    every differing cut is put down to the sizes."""
+    b = ab.summary["boundaries"]
+    assert b["rules"] == {}
+    total = 0
+    for d in b["documents"]:
+        moves = d["moves"]
+        assert len(moves["cuts"]) == d["differing_cuts"] == moves["unexplained"]
+        for row in moves["cuts"]:
+            assert row["side"] in ("a", "b") and row["rules"] == {} and row["cost_a"] == row["cost_b"]
+            assert (row["position"] in d["only_a"]) == (row["side"] == "a")
+        total += moves["unexplained"]
+    assert b["unexplained_cuts"] == total > 0
+
+
+def test_rule_moves_are_summed_over_documents(tmp_path):
+    """A side that retunes one rule has the moved cuts credited to that rule, per document and in
+    total (write_report on two existing runs)."""
+    prof_a, _ = write_profiles(tmp_path)
+    prof_b = tmp_path / "fast_c.yaml"
+    prof_b.write_text(FAST_A.replace("name: fast_a", "name: fast_c") + "rules:\n  items:\n"
+                      "    - {name: sentence, structure: sentence, on: {shape: const, scale: 5000}}\n"
+                      "    - {name: document_block, structure: document_block, on: {shape: const, scale: 0}}\n",
+                      encoding="utf-8")
+    corpus = copy_examples(tmp_path / "corpus", ("regulation_excerpt.md",))
+    res = run_ab([str(corpus)], prof_a, str(prof_b), tmp_path / "out", workers=1, progress=False, plots=False)
+    b = res.summary["boundaries"]
+    assert b["documents_differing"] == 1
+    moves = b["documents"][0]["moves"]
+    assert set(moves["rules"]) <= {"sentence", "document_block"} and moves["rules"]
+    assert b["rules"] == {r: {"moved_cuts": n, "documents": 1} for r, n in moves["rules"].items()}
+    html_text = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert "Rules behind the moved boundaries" in html_text and "Moved by:" in html_text
+
+
 class _Page(HTMLParser):
     """Collects table ids, image sources and boundary-view classes of the report."""
 
@@ -138,7 +174,7 @@ def test_report_html_is_self_contained_with_tables_plots_and_views(ab):
     page = _Page()
     text = (ab.out / "report.html").read_text(encoding="utf-8")
     page.feed(text)
-    assert {"metrics", "outcomes", "selection", "sizes", "documents", "gate"} <= set(page.tables)
+    assert {"metrics", "outcomes", "selection", "sizes", "documents", "gate", "rules"} <= set(page.tables)
     assert page.tables.count("sbs") == ab.summary["boundaries"]["documents_differing"]
     assert len(page.images) == 3 and not page.refs  # every asset inline
     for src in page.images:

@@ -174,3 +174,25 @@ def test_grammars_are_shipped_with_the_profiles():
     names = {Path(f).name for f in rp.files}
     assert {"finance.lark", "common.lark", "finance.yaml", "default.yaml"} <= names
     assert np.all([Path(f).is_file() for f in rp.files])
+
+
+def _texts(profile: str, label: str, text: str) -> list[str]:
+    spans = load_profile(profile).policy.detectors[label].detect(DetectContext(text))
+    return [text[s.start:s.end] for s in spans]
+
+
+def test_legal_article_runs_to_the_next_article_or_division():
+    text = ("## Article 1 — Subject matter\n\n1. This Regulation lays down rules.\n\n2. It applies.\n\n"
+            "## Article 2\n\nScope.\n\n# CHAPTER II\n\n## Article 3\n\nLast article.\n\nDone at Brussels.\n")
+    assert _texts("legal", "article", text) == [
+        "## Article 1 — Subject matter\n\n1. This Regulation lays down rules.\n\n2. It applies.",
+        "## Article 2\n\nScope.", "## Article 3\n\nLast article."]
+
+
+def test_legal_point_list_takes_indents_and_their_lead_in():
+    text = ("Providers shall:\n\n— keep records;\n\n— report incidents.\n\nNext paragraph.\n\n"
+            "Les critères sont :\n· la nouveauté ;\n<!-- PageBreak -->\n· la créativité.\n\nAnd then.\n\n(a) one;\n(b) two.\n")
+    assert _texts("legal", "point_list", text) == [
+        "Providers shall:\n\n— keep records;\n\n— report incidents.",
+        "Les critères sont :\n· la nouveauté ;\n<!-- PageBreak -->\n· la créativité.",
+        "(a) one;\n(b) two."]

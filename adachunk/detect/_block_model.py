@@ -40,16 +40,14 @@ _SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 # one footnote definition line
 _NOTE_LINE = re.compile(
     r"[ \t]*(?:\[\^[^\]\s]+\]:|\([" + _SUPERSCRIPT + r"]+\)|[" + _SUPERSCRIPT + r"]+(?=[ \t])"
-    r"|<sup>[^<]{1,8}</sup>|\\?\*{1,3}(?=[ \t])|[†‡§](?=[ \t]))")
-_CITE_TEMPLATES = ("[^{}]", "({})", "{}", "<sup>{}</sup>")
+    r"|<sup>[^<]{1,8}</sup>|\\?\*{1,3}(?=[ \t])|[†‡](?=[ \t]))")
 _CAPTION = re.compile(
-    r"[ \t]*[*_]{0,2}(?:Table|Figure|Fig\.|Chart|Exhibit|Graph|Diagram|Tableau|Tabelle|Abbildung|Schedule)"
-    r"[ \t]+[\dIVXLA-Z][^\n]*$", re.IGNORECASE)
+    r"[ \t]*[*_]{0,2}(?:Table|TABLE|Figure|FIGURE|Fig\.|Chart|Exhibit|Graph|Diagram|Tableau|Tabelle|Abbildung"
+    r"|Schedule)[ \t]+(?:\d|[IVXL]+\b|[A-Z]\d*\b)[^\n]*$")
 _UNIT_LINE = re.compile(
-    r"[ \t]*[*_(\[]{0,3}(?:(?:amounts?|figures?|all)\b[^\n]{0,40}\b)?in[ \t]+(?:[A-Z]{3}|[€$£¥]|thousands?|millions?|"
-    r"billions?|k|m|bn)\b[^\n]*$", re.IGNORECASE)
-_AFTER_TABLE = re.compile(r"[ \t]*[*_]{0,2}(?:Source|Sources|Note|Notes|Quelle|Anmerkung)s?\b[^\n]*$",
-                          re.IGNORECASE)
+    r"[ \t]*[*_(\[]{0,3}(?:(?i:amounts?|figures?|all)\b[^\n]{0,40}\b)?(?i:in)[ \t]+"
+    r"(?:[A-Z]{3}\b|[€$£¥]|(?i:thousands?|millions?|billions?)\b|(?:k|m|bn)\b)[^\n]*$")
+_AFTER_TABLE = re.compile(r"[ \t]*[*_]{0,2}(?i:sources?|notes?|quelle|anmerkung)[ \t]*:[^\n]*$")
 _TABLE_LIKE = frozenset({"table", "html_block", "code"})
 _LIST_LIKE = frozenset({"list", "table", "code", "html_block"})
 SHORT = 300  # a caption or unit line is a short paragraph
@@ -190,25 +188,23 @@ def _bind_captions(units: _Units) -> None:
             units.join(k - 1, k)
 
 
-def _citation(units: _Units, k: int) -> str | None:
-    """The marker that the first note of footnote block ``k`` defines (``1``, ``¹``, ``a``)."""
+def _citations(units: _Units, k: int) -> tuple[str, ...]:
+    """How the text cites the first note of footnote block ``k``: ``[^a]`` for ``[^a]:``, ``(¹)``
+    or ``¹`` for ``(¹)``, ``¹`` for ``¹``, ``<sup>1</sup>`` for ``<sup>1</sup>`` (none for other
+    note styles, whose citations cannot be told from ordinary text)."""
     first = next(ln for ln in units.body(k).splitlines() if ln.strip())
     m = re.match(r"[ \t]*(?:\[\^([^\]\s]+)\]:|\(([" + _SUPERSCRIPT + r"]+)\)|([" + _SUPERSCRIPT + r"]+)"
                  r"|<sup>([^<]{1,8})</sup>)", first)
     if m is None:
-        return None
-    return next(g for g in m.groups() if g)
-
-
-def _cites(units: _Units, k: int, marker: str) -> bool:
-    body = units.body(k)
-    for tpl in _CITE_TEMPLATES:
-        needle = tpl.format(marker)
-        if tpl == "{}" and not all(ch in _SUPERSCRIPT for ch in marker):
-            continue  # a bare "1" in text is not a citation
-        if needle in body:
-            return True
-    return False
+        return ()
+    ref, paren, sup, html_sup = m.groups()
+    if ref:
+        return (f"[^{ref}]",)
+    if paren:
+        return (f"({paren})", paren)
+    if sup:
+        return (sup,)
+    return (f"<sup>{html_sup}</sup>",)
 
 
 def _bind_footnotes(units: _Units, model: BlockModel) -> None:
@@ -219,14 +215,13 @@ def _bind_footnotes(units: _Units, model: BlockModel) -> None:
         target = k - 1
         while target > 0 and _is_note(units, target):  # a run of note paragraphs: look above it
             target -= 1
-        marker = _citation(units, k) if model.footnotes == "cite" else None
-        if marker is not None:
-            j = target
-            while j >= 0 and blocks[k].start - blocks[j].start <= model.reach:
-                if _cites(units, j, marker):
-                    target = j
-                    break
-                j -= 1
+        needles = _citations(units, k) if model.footnotes == "cite" else ()
+        j = target
+        while needles and j >= 0 and blocks[k].start - blocks[j].start <= model.reach:
+            if any(n in units.body(j) for n in needles):
+                target = j
+                break
+            j -= 1
         units.join(target, k)
 
 

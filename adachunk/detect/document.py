@@ -1,4 +1,5 @@
-"""``document.block.v1``: the blocks the ingester produced, as structures.
+"""``document.block.v1``: the blocks the ingester produced, as structures; ``page.end.v1``: the
+end of each page.
 
 Block Integrity counts the blocks a reader sees: the paper's parser binds a heading with its
 first paragraph, a paragraph with its footnotes, a list run into one block; its ``split_points``
@@ -16,11 +17,17 @@ detector reports it:
 
 Split points outside the text are dropped, with a counted warning. A document without blocks
 (an empty text) has no structures.
+
+``page.end.v1`` reports, for every ``<!-- PageBreak -->`` marker of a converted document, the
+span from the page's last visible character through its footer comments (``<!-- PageFooter:
+… -->``, ``<!-- PageNumber: … -->``) to the marker: a cut inside it would open the next chunk
+with the previous page's footer (and give that chunk a page it only has furniture of).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from typing import Literal
 
 import numpy as np
@@ -110,3 +117,40 @@ class DocumentBlockDetector(Detector):
         """Starts and ends of :meth:`detect`'s spans."""
         rows = np.array(self.spans(ctx), dtype=np.int64).reshape(-1, 2)
         return rows[:, 0].copy(), rows[:, 1].copy()
+
+
+_PAGE_BREAK = re.compile(r"<!--[ \t]*PageBreak[ \t]*-->")
+_FOOTER_LINE = re.compile(r"[ \t]*<!--[ \t]*Page(?:Footer|Number)\b[^\n]*-->[ \t]*\r?\Z")
+
+
+def page_ends(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` per page break: from the page's last visible character, back over blank
+    lines and footer comment lines, to the end of the ``PageBreak`` marker."""
+    out = []
+    for m in _PAGE_BREAK.finditer(text):
+        i = m.start() - 1
+        while True:
+            while i >= 0 and text[i].isspace():
+                i -= 1
+            if i < 0:
+                break
+            line_start = text.rfind("\n", 0, i) + 1
+            if not _FOOTER_LINE.match(text, line_start, i + 1):
+                break  # i is the page's last visible character
+            i = line_start - 1  # a footer line: keep looking above it
+        if i >= 0:
+            out.append((i, m.end()))
+    return out
+
+
+@detectors.register("page.end.v1")
+class PageEndDetector(Detector):
+    """The end of each page of a converted document (see module docstring)."""
+
+    class Params(DetectorParams):
+        """``page.end.v1`` has no fields."""
+
+    def detect(self, ctx: DetectContext) -> list[Structure]:
+        """One structure per page break."""
+        spans = ctx.memo(("page.end",), lambda: page_ends(ctx.text))
+        return [Structure(a, b, self.name) for a, b in spans]

@@ -131,6 +131,8 @@ def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = No
     t0 = time.perf_counter()
     meta: dict[str, Any] = {"granularity": settings.granularity, "tokenizer": settings.tokenizer,
                             "max_size": settings.max_size, "min_size": settings.min_size}
+    if settings.target_size is not None:
+        meta["target_size"] = settings.target_size
     if not doc.text:
         return Chunking([], "dp.v1", meta)
     ctx = DetectContext(doc.text, doc, metrics=policy.metrics)
