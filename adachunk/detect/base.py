@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from ..params import ComponentParams
 from ..types import Document, Memo, SpanArrays, Structure, span_arrays
@@ -48,10 +48,17 @@ class DetectContext(Memo):
         self.text = text
         self.doc = doc if doc is not None and doc.text is text else None
         self.metrics = metrics or {}
+        self._shared = None
         if self.doc is not None:
             from ..analysis import analysis_of
 
-            self._cache = analysis_of(self.doc)._cache
+            self._shared = analysis_of(self.doc)
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """Like :meth:`Memo.memo`, in the document's shared analysis when there is a document."""
+        if self._shared is not None:
+            return self._shared.memo(key, compute)
+        return super().memo(key, compute)
 
     @property
     def coref(self) -> Any:

@@ -9,8 +9,8 @@ through k pairs costs k × scale.
 The pairs come from the profile's coreference backend (``backend: metrics``, the default: the
 ``metrics.coref`` section, i.e. the document's precomputed pairs, the offline heuristic or
 maverick), from the document alone (``backend: precomputed``: the pairs that ship with it, no
-resolver ever runs, so chunking stays as fast as without pairs) or from a backend named here. They are computed once per document and spec and
-shared with the RC metric (:func:`adachunk.metrics.coref.pairs_for`): the resolver never runs
+resolver ever runs, so chunking stays as fast as without pairs) or from a backend named here.
+They are computed once per document and spec and shared with the RC metric (:func:`adachunk.metrics.coref.pairs_for`): the resolver never runs
 twice. Pairs with offsets outside the text are dropped with a counted warning, as RC does; a
 document without pairs has no structures.
 """
@@ -60,7 +60,10 @@ class CorefPairDetector(Detector):
         from ..metrics.coref import pairs_for
 
         backend = self.params.backend
-        spec = ctx.coref if backend == "metrics" else {"type": "precomputed.v1"} if backend == "precomputed" else backend
+        if backend == "metrics":
+            spec = ctx.coref
+        else:
+            spec = {"type": "precomputed.v1"} if backend == "precomputed" else backend
         pairs = pairs_for(ctx.document(), spec, ctx.memo).pairs
         return pair_spans(pairs, self.params.max_chars)
 

@@ -76,7 +76,8 @@ class DocumentBlockDetector(Detector):
             "the Markdown block model, or auto (split points when the document has them)")
         headings: bool = Field(default=True, description="Markdown model: a heading run is bound to the block after it")
         lead_in: bool = Field(
-            default=True, description="Markdown model: a paragraph ending in ':' is bound to the list or table it introduces")
+            default=True,
+            description="Markdown model: a paragraph ending in ':' is bound to the list or table it introduces")
         points: bool = Field(
             default=True, description="Markdown model: consecutive (a), (b), ... paragraphs form one unit")
         captions: bool = Field(

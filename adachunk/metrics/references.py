@@ -16,15 +16,12 @@ of the document reuses the pairs. Pairs outside the text are dropped and reporte
 from __future__ import annotations
 
 import bisect
-import logging
 
 from ..registry import metrics
 from ..types import Chunk
 from .base import Metric, MetricContext, MetricResult
 from .blocks import cut_points
 from .coref import PairSet, pairs_for, spec_key
-
-log = logging.getLogger("adachunk.metrics")
 
 
 def _spec(ctx: MetricContext) -> tuple[dict, str]:

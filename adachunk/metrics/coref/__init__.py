@@ -108,7 +108,7 @@ def get_backend(spec: Any, doc: Document) -> CorefBackend | None:
 
 def spec_key(spec: Any) -> str:
     """Canonical text of a ``metrics.coref`` spec (None is ``auto``): the pairs' cache key."""
-    return json.dumps(_as_dict(spec) if spec is not None else {"type": "auto"}, sort_keys=True, default=str)
+    return json.dumps(_as_dict(spec), sort_keys=True, default=str)
 
 
 def pairs_for(doc: Document, spec: Any = None,
