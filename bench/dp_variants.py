@@ -7,8 +7,8 @@ metric settings is shared by the variants, so spans they share are embedded once
 
 Prints, in Markdown: per variant the mean of each metric (over the documents where it is not
 None, as the paper), chunk count and mean size, and how often the variant wins the document
-among all variants of the run (weighted score of the profile of the first variant, ties to the
-earliest variant). ``--json`` keeps every per-document score for later analysis.
+among all variants of the run (weighted score and None policy of the first variant's profile,
+ties to the earliest variant). ``--json`` keeps every per-document score for later analysis.
 
 Usage::
 
@@ -88,34 +88,20 @@ def _score_doc(args: tuple[str, list[tuple[str, str, dict]], tuple[str, ...]]) -
     return out
 
 
-def weighted(scores: dict, weights: dict, none_value: float | None = 0.5) -> float:
-    """The profile's weighted score of one variant on one document (None counts ``none_value``)."""
-    total = wsum = 0.0
-    for k, w in weights.items():
-        v = scores.get(k)
-        if v is None:
-            if none_value is None:
-                continue
-            v = none_value
-        total += w * v
-        wsum += w
-    return total / wsum if wsum else 0.0
+def table(results: list[dict], names: list[str], keys: tuple[str, ...], metrics: dict) -> str:
+    """Markdown table: metric means, chunk statistics and wins per variant (the profile's
+    weighted score over the computed metrics, ties to the earliest variant, as ``run`` selects)."""
+    from adachunk.metrics.aggregate import aggregate, best_index
 
-
-def table(results: list[dict], names: list[str], keys: tuple[str, ...], weights: dict) -> str:
-    """Markdown table: metric means, chunk statistics and wins per variant."""
+    weights = {k: w for k, w in (metrics.get("weights") or {}).items() if k in keys}
+    none_policy = metrics.get("none_policy", "neutral")
     wins = {n: 0 for n in names}
     for r in results:
-        best, best_score = None, None
-        for n in names:
-            v = r["variants"].get(n, {})
-            if "scores" not in v:
-                continue
-            s = weighted(v["scores"], {k: w for k, w in weights.items() if k in keys})
-            if best_score is None or round(s - best_score, 12) > 0:
-                best, best_score = n, s
+        ok = [n for n in names if "scores" in r["variants"].get(n, {})]
+        scores = [aggregate(r["variants"][n]["scores"], weights, none_policy).score for n in ok]
+        best = best_index(scores)
         if best is not None:
-            wins[best] += 1
+            wins[ok[best]] += 1
     head = "| variant | " + " | ".join(k.upper() for k in KEYS if k in keys) + " | mean | chunks | mean tokens | wins |"
     lines = [head, "|---|" + "---:|" * (len([k for k in KEYS if k in keys]) + 4)]
     for n in names:
@@ -159,8 +145,7 @@ def main() -> int:
         results = [_score_doc(j) for j in jobs]
     from adachunk.api import load_profile
 
-    weights = load_profile(variants[0][1]).policy.metrics.get("weights", {})
-    print(table(results, names, keys, weights))
+    print(table(results, names, keys, load_profile(variants[0][1]).policy.metrics))
     print(f"\n{len(results)} documents, {time.perf_counter() - t0:.0f} s")
     if args.json:
         args.json.write_text(json.dumps({"variants": variants, "results": results}, indent=1), encoding="utf-8")

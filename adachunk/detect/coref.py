@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import numpy as np
 from pydantic import Field
 
 from ..registry import detectors
-from ..types import SpanArrays, Structure
+from ..types import Structure
 from .base import DetectContext, Detector, DetectorParams
 
 
@@ -70,8 +69,3 @@ class CorefPairDetector(Detector):
     def detect(self, ctx: DetectContext) -> list[Structure]:
         """One structure per pair, labelled with this structure's name."""
         return [Structure(a, b, self.name) for a, b in self.spans(ctx)]
-
-    def detect_arrays(self, ctx: DetectContext) -> SpanArrays:
-        """Starts and ends of :meth:`detect`'s spans."""
-        rows = np.array(self.spans(ctx), dtype=np.int64).reshape(-1, 2)
-        return rows[:, 0].copy(), rows[:, 1].copy()

@@ -30,11 +30,10 @@ import logging
 import re
 from typing import Literal
 
-import numpy as np
 from pydantic import Field
 
 from ..registry import detectors
-from ..types import SpanArrays, Structure
+from ..types import Structure
 from ._block_model import BlockModel, FootnoteMode, bound_blocks
 from .base import DetectContext, Detector, DetectorParams
 from .markdown import parse_blocks
@@ -113,11 +112,6 @@ class DocumentBlockDetector(Detector):
     def detect(self, ctx: DetectContext) -> list[Structure]:
         """One structure per block, labelled with this structure's name."""
         return [Structure(a, b, self.name) for a, b in self.spans(ctx)]
-
-    def detect_arrays(self, ctx: DetectContext) -> SpanArrays:
-        """Starts and ends of :meth:`detect`'s spans."""
-        rows = np.array(self.spans(ctx), dtype=np.int64).reshape(-1, 2)
-        return rows[:, 0].copy(), rows[:, 1].copy()
 
 
 _PAGE_BREAK = re.compile(r"<!--[ \t]*PageBreak[ \t]*-->")
