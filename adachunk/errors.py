@@ -136,6 +136,7 @@ CODES = {
     "ADA212": "a bundled tokenizer vocabulary does not match its published sha256",
     "ADA213": "embedding model not available offline",
     "ADA214": "coreference model not available (package or weights missing)",
+    "ADA215": "tune search space is empty or invalid (names a rule, size or weight that does not exist)",
     "ADA301": "input file cannot be decoded (invalid UTF-8)",
     "ADA302": "input file not found or not a regular file",
     "ADA303": "unsupported input format",
@@ -150,4 +151,7 @@ CODES = {
     "ADA312": "output folder has no vector index",
     "ADA313": "a chunk list does not cover its document in order (gap, order, text mismatch)",
     "ADA314": "optional PDF backend not installed (pymupdf: AGPL-3.0)",
+    "ADA315": "QA file cannot be read (not JSONL, or a line without question/doc)",
+    "ADA316": "a chunking to evaluate cannot be read or names no document of the QA set",
+    "ADA317": "a tune study in --out belongs to another profile or search space",
 }

@@ -130,7 +130,7 @@ def postprocess(chunking: Chunking, doc: Document, policy: Policy, *, resplit: b
     check_tiling(spans, doc.text, f"{chunking.splitter} before post-processing")
     if not spans:
         return Chunking([], chunking.splitter, {**chunking.meta, "postprocess": {"enabled": True, "merges": 0}})
-    index = token_index(doc.text, policy.solver.tokenizer)
+    index = token_index(doc, policy.solver.tokenizer)
     before = token_stats([c.tokens for c in chunking.chunks])
     do_resplit = chunking.splitter in RESPLIT_SPLITTERS if resplit is None else resplit
     n_resplit = 0

@@ -157,7 +157,7 @@ def adachunk_runner(size: int, full: bool, paper_compat: bool = False):
     def run(name: str, text: str) -> list[str]:
         if full:
             return [c.text for c in splitter.split(Document(id=name, text=text), policy).chunks]
-        index = fixed.token_index(text, "o200k_base")
+        index = fixed.token_index(Document(id=name, text=text), "o200k_base")
         cores, _, _ = recursive_cores(index, 0, len(text), params, patterns=splitter.patterns)
         return [text[a:b] for a, b in cores]
 

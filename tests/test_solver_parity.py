@@ -79,10 +79,10 @@ def test_numba_comes_in_once_enough_candidates_were_solved_uncompiled(monkeypatc
     from adachunk.solve import kernel
 
     compiled: list[str] = []
-    monkeypatch.setattr(kernel, "_JITTED", {})
+    monkeypatch.setattr(kernel, "is_compiled", lambda fn: fn.__name__ in compiled)
     monkeypatch.setattr(kernel, "_uncompiled", [0])
     monkeypatch.setattr(kernel, "JIT_AFTER_CANDIDATES", 100)
-    monkeypatch.setattr(kernel, "_compiled", lambda fn: compiled.append(fn.__name__) or fn)
+    monkeypatch.setattr(kernel, "compiled", lambda fn: compiled.append(fn.__name__) or fn)
     sizes = np.arange(61, dtype=np.int64)
     cost = (np.arange(61, dtype=np.int64) * 7) % 5
     first = solve_kernel(sizes, cost, 1, 3, 10)

@@ -69,7 +69,7 @@ def test_no_shortcut_when_a_cut_could_pay():
     from adachunk.cost.punishments import Shape
 
     rp = load_profile("default")
-    lat = dp._Lattice(Document(id="d", text="One. Two. Three."), rp.policy.solver)
+    lat = dp.Candidates(Document(id="d", text="One. Two. Three."), rp.policy.solver)
     assert dp._one_chunk(lat, rp.policy, rp.policy.solver, 512)
     reward = Shape("reward", lambda lengths, scale, width: [], -5.0)
     policy = replace(rp.policy, rules=rp.policy.rules + (CostRule("r", "sentence", off=reward),))

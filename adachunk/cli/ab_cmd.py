@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .common import add_analysis_cache_flag
+
 GATE_HELP = """\
 CI gate: --fail-if "METRIC OP NUMBER" (repeatable). METRIC is sc, bi, rc, icc, dcc or score
 (the weighted score); OP is <, <=, > or >=; NUMBER is the mean paired difference B - A in
@@ -16,7 +18,8 @@ Exit codes: 0 compared and no condition holds; 1 a --fail-if condition holds (ea
 2 a document failed in either run (as `adachunk run`), or a usage/profile/input error.
 
 Outputs: OUT/<A>/ and OUT/<B>/ (each a full `adachunk run` folder), OUT/summary.json,
-OUT/report.html (self-contained) and OUT/plots/*.png.
+OUT/report.html (self-contained) and OUT/plots/*.png; OUT/.analysis/ keeps the documents'
+analyses (tokens, structures) so B reuses what A detected (--analysis-cache DIR: elsewhere).
 """
 
 
@@ -45,6 +48,7 @@ def add_parsers(sub) -> list[str]:
                    help='exit 1 when the delta B-A (percentage points) satisfies EXPR, e.g. "bi < -0.5"; repeatable')
     p.add_argument("--errors", choices=["strict", "replace"], default="strict",
                    help="invalid UTF-8: fail with ADA301 (strict) or substitute U+FFFD (replace)")
+    add_analysis_cache_flag(p)
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots (report without images)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line, no printed table")
     p.set_defaults(_ab_parser=p)

@@ -37,6 +37,14 @@ def add_solver_flags(p) -> None:
     p.add_argument("--target-size", type=int, help="preferred chunk size: chunks away from it cost more")
     p.add_argument("--errors", choices=["strict", "replace"], default="strict",
                    help="invalid UTF-8: fail with ADA301 (strict) or substitute U+FFFD (replace)")
+    add_analysis_cache_flag(p)
+
+
+def add_analysis_cache_flag(p) -> None:
+    """``--analysis-cache DIR``: the store of document analyses (see :mod:`adachunk.analysis`)."""
+    p.add_argument("--analysis-cache", metavar="DIR",
+                   help="keep each document's analysis (tokens, structures, Markdown parse) in DIR and reuse "
+                   "it in later commands: a changed rule, size or weight then re-detects nothing")
 
 
 def solver_overrides(args) -> dict:

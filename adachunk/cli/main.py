@@ -23,6 +23,8 @@ COMMANDS = (
     "adachunk.cli.score_cmd",
     "adachunk.cli.detect_cmd", "adachunk.cli.test_cmd", "adachunk.cli.view_cmd",
     "adachunk.cli.ab_cmd",
+    "adachunk.cli.tune_cmd",
+    "adachunk.cli.eval_cmd",
 )
 
 
@@ -49,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     """
     parser, owners = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "analysis_cache", None):
+        from ..analysis.store import use_store
+
+        use_store(args.analysis_cache)  # workers started from here on inherit it
     try:
         return int(owners[args.command].run(args))
     except AdachunkError as err:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..types import SpanArrays, Structure, span_arrays
+from .coverage_sum import weighted_sum, weighted_sum_reference
 from .punishments import Shape
 from .reference import BATCH as _BATCH
 from .reference import batches, const_values, ramp_batch
@@ -71,26 +72,19 @@ def _limits(P: np.ndarray, lo: np.ndarray, x: np.ndarray, nan: float, arange: bo
     return _search(P, lo + t, "left", arange)
 
 
-def _segment_rows(P, lo, hi, k_lo, counts, shape: Shape, arange: bool):
-    """Per (span, segment): first candidate index, candidate count, and the segment's line.
+def _segment_geometry(P, lo, k_lo, counts, segs, arange: bool):
+    """Per (span, segment), span-major: first candidate index and candidate count.
 
     Returns None when two segments of one span share a candidate (a registered shape may
     overlap its segments; the reference then adds the values per candidate first).
     """
-    lengths = (hi - lo).astype(np.float64)
-    segs = shape.segments(lengths)
     region_end = k_lo + counts
-    starts, cnts, params = [], [], []
-    for d0, d1, v0, v1 in segs:
+    starts, cnts = [], []
+    for d0, d1, _v0, _v1 in segs:
         first = np.maximum(_limits(P, lo, d0, float(1 << 53), arange), k_lo)
         stop = np.minimum(_limits(P, lo, d1, -1.0, arange), region_end)
         starts.append(first)
         cnts.append(np.maximum(stop - first, 0))
-        # the same per-span formulas the reference evaluates per candidate (identical floats)
-        width = np.where(np.isfinite(d1), d1 - d0, 1.0)
-        slope = np.where(np.isfinite(d1) & (width > 0),
-                         (v1 - v0) / np.where(width > 0, width, 1.0), 0.0)
-        params.append((d0, v0, slope))
     for s in range(len(segs)):
         for t in range(s + 1, len(segs)):
             both = (cnts[s] > 0) & (cnts[t] > 0)
@@ -98,9 +92,19 @@ def _segment_rows(P, lo, hi, k_lo, counts, shape: Shape, arange: bool):
             if np.any(both & (lo_max < np.minimum(starts[s] + cnts[s], starts[t] + cnts[t]))):
                 return None
     # rows in span-major order: contributions reach bincount in the reference's order
-    return (_interleave(starts), _interleave(cnts), np.repeat(lo, len(segs)),
-            _interleave([p[0] for p in params]), _interleave([p[1] for p in params]),
-            _interleave([p[2] for p in params]))
+    return _interleave(starts), _interleave(cnts)
+
+
+def _segment_lines(segs):
+    """Per (span, segment), span-major: the line ``va + slope * (d - a)`` as ``(a, va, slope)``."""
+    params = []
+    for d0, d1, v0, v1 in segs:
+        # the same per-span formulas the reference evaluates per candidate (identical floats)
+        width = np.where(np.isfinite(d1), d1 - d0, 1.0)
+        slope = np.where(np.isfinite(d1) & (width > 0),
+                         (v1 - v0) / np.where(width > 0, width, 1.0), 0.0)
+        params.append((d0, v0, slope))
+    return tuple(_interleave([p[k] for p in params]) for k in range(3))
 
 
 def _interleave(arrays: list[np.ndarray]) -> np.ndarray:
@@ -114,6 +118,42 @@ def _interleave(arrays: list[np.ndarray]) -> np.ndarray:
     return out
 
 
+class _RampPart:
+    """The scale-free part of a ramp over one batch of regions: the candidates each segment
+    covers and their distances ``d - a`` (what :func:`_ramp_batch` computes before the line)."""
+
+    def __init__(self, P, lo, k_lo, counts, segs, arange: bool):
+        self.d = [(d0, d1) for d0, d1, _, _ in segs]
+        geometry = _segment_geometry(P, lo, k_lo, counts, segs, arange)
+        self.fallback = geometry is None
+        if self.fallback:
+            return
+        first, self.cnt = geometry
+        a = _segment_lines(segs)[0]
+        idx = np.arange(int(self.cnt.sum()), dtype=np.int64)
+        idx += np.repeat(first - (np.cumsum(self.cnt) - self.cnt), self.cnt)
+        self.idx = idx
+        # bins of the covered candidates: bincount over them adds the values of each candidate
+        # in the same order as over all candidates, so the floats are the same
+        self.unique, self.inverse = np.unique(idx, return_inverse=True)
+        pos = idx if arange else P[idx]
+        base = (pos - np.repeat(np.repeat(lo, len(segs)), self.cnt)).astype(np.float64)
+        base -= np.repeat(a, self.cnt)
+        self.base = base
+
+    def fits(self, segs) -> bool:
+        """Whether ``segs`` cover the same candidates (only the values differ)."""
+        return len(segs) == len(self.d) and all(
+            np.array_equal(d0, e0) and np.array_equal(d1, e1) for (d0, d1, _, _), (e0, e1) in zip(segs, self.d))
+
+    def values(self, segs) -> tuple[np.ndarray, np.ndarray]:
+        """``(idx, vals)`` as :func:`_ramp_batch` returns them (same floats, same order)."""
+        _a, va, slope = _segment_lines(segs)
+        vals = self.base * np.repeat(slope, self.cnt)
+        vals += np.repeat(va, self.cnt)
+        return self.idx, vals
+
+
 def _ramp_batch(P, lo, hi, k_lo, counts, shape: Shape, arange: bool):
     """Candidate indices and values of a non-const shape over one batch of regions.
 
@@ -121,19 +161,11 @@ def _ramp_batch(P, lo, hi, k_lo, counts, shape: Shape, arange: bool):
     candidates outside every segment (value 0) are left out: a reverse_linear ramp of width
     300 after a heading costs 300 candidates, not the whole gap to the next heading.
     """
-    rows = _segment_rows(P, lo, hi, k_lo, counts, shape, arange)
-    if rows is None:
+    segs = shape.segments((hi - lo).astype(np.float64))
+    part = _RampPart(P, lo, k_lo, counts, segs, arange)
+    if part.fallback:
         return ramp_batch(P, lo, hi, k_lo, counts, shape)
-    first, cnt, row_lo, a, va, slope = rows
-    idx = np.arange(int(cnt.sum()), dtype=np.int64)
-    idx += np.repeat(first - (np.cumsum(cnt) - cnt), cnt)
-    pos = idx if arange else P[idx]
-    # va + slope * (d - a), evaluated in place: IEEE + and * commute, so the floats are the same
-    vals = (pos - np.repeat(row_lo, cnt)).astype(np.float64)
-    vals -= np.repeat(a, cnt)
-    vals *= np.repeat(slope, cnt)
-    vals += np.repeat(va, cnt)
-    return idx, vals
+    return part.values(segs)
 
 
 def _covered(P: np.ndarray, starts, ends, side: str, n: int, arange: bool = False):
@@ -189,14 +221,129 @@ def rule_cost(P: np.ndarray, spans: "list[Structure] | SpanArrays", rule: CostRu
     return on, off
 
 
-def build_costs(P: np.ndarray, structures: "dict[str, list[Structure] | SpanArrays]", rules: list[CostRule], n: int) -> np.ndarray:
+class CostCache:
+    """What the costs of one document's candidates ``P`` owe to its structures, kept across policies.
+
+    A const rule's contribution is its integral scale times the number of its regions covering
+    each candidate; that coverage count depends on the structure spans and the side, not on the
+    scale. A ramp's rounded row depends on its shape too. Kept here (keyed by the very span
+    arrays of the document's analysis, which are the same objects for every policy), a policy
+    that only changes scales or adds rules costs one multiply-add per const rule and candidate:
+    the tuning loop's lattice. Every value is the same integer :func:`build_costs` computes
+    without a cache (``tests/test_analysis.py`` checks).
+    """
+
+    def __init__(self, P: np.ndarray, n: int):
+        self.P, self.n = P, n
+        self.arange = _is_arange(P)
+        self._rows: dict[tuple, tuple] = {}
+        self._stacks: dict[tuple, tuple] = {}
+        self.stats = {"hits": 0, "misses": 0}
+
+    def _get(self, starts, ends, extra: tuple, compute):
+        key = (id(starts), id(ends)) + extra
+        found = self._rows.get(key)
+        if found is not None and found[0] is starts and found[1] is ends:
+            self.stats["hits"] += 1
+            return found[2]
+        self.stats["misses"] += 1
+        value = compute()
+        self._rows[key] = (starts, ends, value)  # holding the arrays keeps their ids unique
+        return value
+
+    def const_sum(self, consts: list[tuple[np.ndarray, int]]) -> np.ndarray:
+        """``sum(scale * coverage)`` of the const rules (int64).
+
+        The second time a policy asks for the same coverages (the pool's second DP, every
+        tuning trial) they are stacked once into a matrix, summed in one pass from then on
+        (:func:`~adachunk.cost.coverage_sum.weighted_sum`); the cached rows then become views
+        of the matrix, so the counts are held once.
+        """
+        merged: dict[int, list] = {}
+        for cov, scale in consts:  # two rules on one label and side share one coverage
+            merged.setdefault(id(cov), [cov, 0])[1] += scale
+        covs = [c for c, _ in merged.values()]
+        scales = np.array([s for _, s in merged.values()], dtype=np.int64)
+        key = tuple(merged)
+        stacked = self._stacks.get(key)
+        if stacked is None:
+            self._stacks[key] = (covs, None)  # held: the ids stay unique
+            return weighted_sum_reference(covs, scales)
+        matrix = stacked[1]
+        if matrix is None:
+            matrix = np.stack(covs)
+            views = list(matrix)
+            swap = {id(c): v for c, v in zip(covs, views)}
+            for row_key, (st, en, value) in list(self._rows.items()):
+                if id(value) in swap and any(value is c for c in covs):
+                    self._rows[row_key] = (st, en, swap[id(value)])
+            del self._stacks[key]
+            self._stacks[tuple(id(v) for v in views)] = (views, matrix)
+        return weighted_sum(matrix, scales)
+
+    def coverage(self, starts, ends, side: str) -> np.ndarray | None:
+        """Regions of ``side`` covering each candidate (int32), or None when none covers any."""
+        def compute():
+            found = _const_marks(self.P, starts, ends, side, self.n, self.arange)
+            if found is None:
+                return None
+            diff = np.zeros(len(self.P) + 1, dtype=np.int32)
+            np.add.at(diff, found[0], 1)
+            np.add.at(diff, found[1], -1)
+            return np.cumsum(diff[:-1], dtype=np.int32)
+
+        return self._get(starts, ends, ("cov", side), compute)
+
+    def add_ramp(self, total: np.ndarray, starts, ends, side: str, shape: Shape) -> None:
+        """Add the rounded integer row of a non-const (or fractional) shape to ``total``.
+
+        The rows themselves are not kept (a tuning loop tries many scales); what is kept is
+        their scale-free part (:class:`_RampPart`: which candidates each segment covers), so
+        a new scale costs one multiply-add per covered candidate, and a ramp that fits one
+        batch is summed over the candidates it covers only, not over the whole document.
+        """
+        if shape.is_const:
+            total += np.rint(shape_values(self.P, starts, ends, shape, side, self.n)).astype(np.int64)
+            return
+        cov = self._get(starts, ends, ("covered", side),
+                        lambda: _covered(self.P, starts, ends, side, self.n, self.arange))
+        if cov is None:
+            return
+        lo, hi, k_lo, counts = cov
+        parts = self._get(starts, ends, ("parts", side, shape.name, shape.width), dict)
+        slices = list(batches(counts, _BATCH))  # the reference's batches and order
+        out = np.zeros(len(self.P), dtype=np.float64) if len(slices) > 1 else None
+        for b, sl in enumerate(slices):
+            segs = shape.segments((hi[sl] - lo[sl]).astype(np.float64))
+            part = parts.get(b)
+            if part is None or not part.fits(segs):
+                part = parts[b] = _RampPart(self.P, lo[sl], k_lo[sl], counts[sl], segs, self.arange)
+            if part.fallback:
+                idx, vals = ramp_batch(self.P, lo[sl], hi[sl], k_lo[sl], counts[sl], shape)
+            else:
+                idx, vals = part.values(segs)
+                if out is None:  # one batch: bincount over the covered candidates only
+                    total[part.unique] += np.rint(np.bincount(part.inverse, weights=vals,
+                                                              minlength=len(part.unique))).astype(np.int64)
+                    return
+            if out is None:
+                out = np.zeros(len(self.P), dtype=np.float64)
+            out += np.bincount(idx, weights=vals, minlength=len(self.P))
+        total += np.rint(out).astype(np.int64)
+
+
+def build_costs(P: np.ndarray, structures: "dict[str, list[Structure] | SpanArrays]", rules: list[CostRule], n: int,
+                cache: CostCache | None = None) -> np.ndarray:
     """Total integer cost per candidate (0 at both ends of the document).
 
     Const shapes with an integral scale (every shipped rule but the ramps) add their regions
     to one shared integer difference array, summed once at the end: per rule this is exactly
     the rounded float ``rule_cost`` (integers below 2**53 add exactly), without a pass over
-    all candidates per rule.
+    all candidates per rule. With a :class:`CostCache` (of the same ``P`` and ``n``) the same
+    integers come from cached coverage counts and rows instead.
     """
+    if cache is not None:
+        return _cached_costs(cache, structures, rules)
     total = np.zeros(len(P), dtype=np.int64)
     arange = _is_arange(P)
     marks, weights = [], []
@@ -218,10 +365,38 @@ def build_costs(P: np.ndarray, structures: "dict[str, list[Structure] | SpanArra
         diff = np.bincount(np.concatenate(marks), weights=np.concatenate(weights),
                            minlength=len(P) + 1)
         total += np.cumsum(diff[:-1].astype(np.int64))
+    return _zero_ends(total)
+
+
+def _zero_ends(total: np.ndarray) -> np.ndarray:
     if len(total):
         total[0] = 0
         total[-1] = 0
     return total
+
+
+_EMPTY = span_arrays([])
+
+
+def _cached_costs(cache: CostCache, structures, rules: list[CostRule]) -> np.ndarray:
+    """:func:`build_costs` from a :class:`CostCache` (same integers)."""
+    total = np.zeros(len(cache.P), dtype=np.int64)
+    consts: list[tuple[np.ndarray, int]] = []
+    for rule in rules:
+        found = structures.get(rule.label)
+        starts, ends = span_arrays(found) if found is not None else _EMPTY
+        for side, shape in (("on", rule.on), ("off", rule.off)):
+            if shape is None:
+                continue
+            if _integral_const(shape):
+                cov = cache.coverage(starts, ends, side)
+                if cov is not None:  # scale 0 too: the set of coverages (the stack's key) stays fixed
+                    consts.append((cov, int(shape.scale)))
+            else:
+                cache.add_ramp(total, starts, ends, side, shape)
+    if consts:
+        total += cache.const_sum(consts)
+    return _zero_ends(total)
 
 
 @dataclass(frozen=True)

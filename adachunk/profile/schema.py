@@ -7,9 +7,15 @@ here: they are validated by the ``Params`` model of the registered component nam
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from ..metrics.aggregate import WEIGHT_PRESETS
+
+MetricKey = Literal["sc", "bi", "rc", "icc", "dcc"]
+WeightPreset = Literal["balanced", "finance", "legal", "support", "technical"]
 
 
 class Strict(BaseModel):
@@ -126,9 +132,11 @@ class CorefSpec(ComponentSpec):
 class MetricsSpec(Strict):
     """Intrinsic metrics and how they combine into one score."""
 
-    weights: dict[Literal["sc", "bi", "rc", "icc", "dcc"], float] = Field(
+    weights: dict[MetricKey, float] | WeightPreset = Field(
         default_factory=lambda: {"sc": 0.2, "bi": 0.2, "rc": 0.2, "icc": 0.2, "dcc": 0.2},
-        description="weight per metric",
+        description="weight per metric, or a preset name: balanced (the paper's 0.2 each), finance "
+        "(favours BI), legal (BI and RC), support (DCC), technical (BI and SC); a preset becomes its "
+        "weights when the profile is loaded",
     )
     none_policy: Literal["drop", "neutral", "penalise"] = Field(
         default="neutral",
@@ -144,6 +152,19 @@ class MetricsSpec(Strict):
     )
     embedder: EmbedderSpec = Field(default_factory=lambda: EmbedderSpec(), description="embedding model")
     coref: CorefSpec = Field(default_factory=lambda: CorefSpec(), description="coreference backend")
+
+    @field_validator("weights", mode="before")
+    @classmethod
+    def _preset(cls, value):
+        """A preset name becomes its weights (so the policy always holds a dict)."""
+        if not isinstance(value, str):
+            return value
+        if value not in WEIGHT_PRESETS:
+            # literal-style context: the loader turns 'expected' into allowed names and a hint
+            raise PydanticCustomError("weights_preset", "unknown weights preset {input}; expected {expected}",
+                                      {"input": repr(value),
+                                       "expected": ", ".join(repr(k) for k in WEIGHT_PRESETS)})
+        return dict(WEIGHT_PRESETS[value])
 
 
 class SelectSpec(Strict):
@@ -179,6 +200,70 @@ class IndexSpec(Strict):
     batch_size: int = Field(default=64, ge=1, description="embedding batch size")
 
 
+SizeKey = Literal["max_size", "min_size", "target_size", "chunk_cost"]
+
+
+def _ordered(value: tuple) -> tuple:
+    if value[0] > value[1]:
+        raise ValueError(f"range [{value[0]}, {value[1]}]: the low end is above the high end")
+    return value
+
+
+# [low, high] ranges of the tune search space, checked where they stand (errors name the item)
+Multiplier = Annotated[tuple[Annotated[float, Field(gt=0, le=1e6)], Annotated[float, Field(gt=0, le=1e6)]],
+                       AfterValidator(_ordered)]
+IntRange = Annotated[tuple[Annotated[int, Field(ge=0, le=10**9)], Annotated[int, Field(ge=0, le=10**9)]],
+                     AfterValidator(_ordered)]
+WeightRange = Annotated[tuple[Annotated[float, Field(ge=0, le=1e6)], Annotated[float, Field(ge=0, le=1e6)]],
+                        AfterValidator(_ordered)]
+
+
+class TuneSpaceSpec(Strict):
+    """What ``adachunk tune`` may change, each with its range (both ends included).
+
+    Names are checked against the resolved profile when the tune starts (``ADA215``).
+    """
+
+    rules: dict[str, Multiplier] = Field(
+        default_factory=dict,
+        description="rule name → [low, high] multiplier (> 0) of that rule's scales (on and off together), "
+        "searched log-uniformly; 1 keeps the profile's value")
+    solver: dict[SizeKey, IntRange] = Field(
+        default_factory=dict,
+        description="solver setting → [low, high] integer range (applies to the tuned DP candidate "
+        "where that candidate does not set the value itself)")
+    candidates: dict[str, dict[SizeKey, IntRange]] = Field(
+        default_factory=dict,
+        description="dp.v1 candidate name → its own size overrides → [low, high] integer range")
+    weights: dict[MetricKey, WeightRange] = Field(
+        default_factory=dict,
+        description="metric key → [low, high] weight range; only with a QA objective (the intrinsic "
+        "score would just reward its own weights); renormalised to sum 1")
+
+    def is_empty(self) -> bool:
+        """True when nothing would be searched."""
+        return not (self.rules or self.solver or self.weights or any(self.candidates.values()))
+
+
+class TuneSpec(Strict):
+    """Defaults of ``adachunk tune`` for this profile (the command line overrides each)."""
+
+    target: str | None = Field(
+        default=None,
+        description="what is chunked and scored: a dp.v1 candidate name, 'solver' (the solver section "
+        "alone), or 'pool' (the whole pool, winner per document); None: the first dp.v1 candidate, "
+        "else the solver section ('pool' when the space tunes weights)")
+    objective: Literal["intrinsic", "qa", "both"] = Field(
+        default="intrinsic",
+        description="intrinsic: mean weighted metric score (the profile's weights); qa: a retrieval "
+        "measure on a QA set; both: the mean of the two")
+    qa_measure: str = Field(default="coverage@5", description="QA summary measure to maximise, e.g. recall@5, mrr")
+    folds: int = Field(default=5, ge=2, le=100, description="cross-validation folds over documents")
+    trials: int = Field(default=30, ge=1, le=100000, description="trials per fold")
+    seed: int = Field(default=0, ge=0, description="seed of the fold split and of the TPE sampler")
+    space: TuneSpaceSpec = Field(default_factory=TuneSpaceSpec, description="the search space")
+
+
 class Profile(Strict):
     """A chunking policy (after ``extends`` and rule packs are merged)."""
 
@@ -196,6 +281,10 @@ class Profile(Strict):
     metrics: MetricsSpec = Field(default_factory=MetricsSpec, description="metrics and weights")
     select: SelectSpec = Field(default_factory=SelectSpec, description="adaptive selection rules")
     index: IndexSpec = Field(default_factory=IndexSpec, description="vector index of the winning chunks")
+    # excluded from dumps, hence from the canonical profile and its fingerprint: how a profile is
+    # tuned does not change the chunks it makes
+    tune: TuneSpec = Field(default_factory=TuneSpec, exclude=True,
+                           description="search space and defaults of `adachunk tune` (not part of the fingerprint)")
 
 
 class RulePack(Strict):

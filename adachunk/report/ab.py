@@ -259,6 +259,7 @@ def run_ab(inputs: Iterable[str], profile_a: str, profile_b: str, out: str | Pat
         progress: force the runs' progress line on/off.
         plots: write and embed the PNG plots.
     """
+    from ..analysis.store import default_store
     from ..runner import run_corpus
 
     require_report_extra(plots)  # before the runs: failing after both would waste them
@@ -266,11 +267,13 @@ def run_ab(inputs: Iterable[str], profile_a: str, profile_b: str, out: str | Pat
     inputs = list(inputs)
     labels = side_labels(profile_a, profile_b)
     runs, oks = [], []
-    for label, profile in zip(labels, (profile_a, profile_b)):
-        res = run_corpus(inputs, profile, out / label, workers=workers, sink=sink, errors=errors, progress=progress)
-        oks.append(res.ok)
-        runs.append(load_run(out / label, label, profile))
-    summary = write_report(out, runs[0], runs[1], conditions, plots=plots)
+    # B and the pricing of moved cuts load what A's workers analysed (tokens, shared structures)
+    with default_store(out / ".analysis"):
+        for label, profile in zip(labels, (profile_a, profile_b)):
+            res = run_corpus(inputs, profile, out / label, workers=workers, sink=sink, errors=errors, progress=progress)
+            oks.append(res.ok)
+            runs.append(load_run(out / label, label, profile))
+        summary = write_report(out, runs[0], runs[1], conditions, plots=plots)
     return AbResult(out, summary, all(oks), summary["gate"])
 
 

@@ -273,23 +273,23 @@ def build_view(doc, rp, settings=None, labels: Sequence[str] | None = None, with
         labels: structure labels to detect and draw (default: :func:`default_labels`).
         with_chunks: also chunk the document (False: structures only, no costs or cuts).
     """
-    from ..cost.lattice import build_costs
+    from ..analysis import analysis_of
     from ..detect.base import DetectContext
-    from ..split.dp import detect_all, dp_chunk
-    from ..tokenize import CharCounter, get_counter
+    from ..split.dp import Candidates, detect_all, dp_chunk
 
     policy = rp.policy
     settings = settings or policy.solver
     labels = list(labels) if labels is not None else default_labels(policy)
     meta: dict[str, Any] = {"profile": rp.name, "fingerprint": rp.fingerprint[:16], "characters": len(doc.text)}
+    ctx = DetectContext(doc.text, doc, metrics=policy.metrics)
     if not with_chunks:
-        ctx = DetectContext(doc.text, doc, metrics=policy.metrics)
-        structures = {lb: policy.detectors[lb].detect_arrays(ctx) for lb in labels}
+        structures = {lb: analysis_of(doc).spans(policy.detectors[lb], ctx) for lb in labels}
         return ViewData(doc.id, doc.text, structures, meta=meta)
-    structures = detect_all(policy, DetectContext(doc.text, doc, metrics=policy.metrics))
-    unit = CharCounter() if settings.granularity == "chars" else get_counter(settings.tokenizer)
-    positions, _sizes = unit.boundaries(doc.text)
-    costs = build_costs(positions, structures, list(policy.rules), len(doc.text))
+    # the document's analysis detects once for the drawing, the costs and the chunking
+    structures = detect_all(policy, ctx)
+    lattice = Candidates(doc, settings)
+    lattice.add_costs(policy, structures)
+    positions, costs = lattice.P, lattice.cost
     chunking = dp_chunk(doc, policy, settings, explain=True)
     meta.update(chunks=len(chunking.chunks), granularity=settings.granularity,
                 max_size=settings.max_size, total_cost=chunking.meta.get("total_cost"))

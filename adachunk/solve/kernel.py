@@ -20,10 +20,9 @@ uncompiled loop on every document.
 
 from __future__ import annotations
 
-import threading
-from typing import Callable
-
 import numpy as np
+
+from .._jit import compiled, is_compiled
 
 INF = 1 << 62  # a Python int: Numba freezes it as an int64 constant
 # The uncompiled loop costs about 0.85 µs per candidate, loading Numba and its cached machine
@@ -32,8 +31,6 @@ INF = 1 << 62  # a Python int: Numba freezes it as an int64 constant
 # loop (then at most twice the better choice in hindsight: the ski-rental rule).
 JIT_MIN_CANDIDATES = 1_000_000
 JIT_AFTER_CANDIDATES = 1_000_000
-_JITTED: dict[str, Callable] = {}
-_jit_lock = threading.Lock()
 _uncompiled = [0]  # candidates solved by the uncompiled loop in this process
 
 
@@ -164,19 +161,6 @@ def _backtrack(prev, m):
     return out
 
 
-def _compiled(fn: Callable) -> Callable:
-    """``fn`` compiled by Numba (once per process; the machine code is cached on disk)."""
-    jitted = _JITTED.get(fn.__name__)
-    if jitted is None:
-        with _jit_lock:
-            jitted = _JITTED.get(fn.__name__)
-            if jitted is None:
-                from numba import njit
-
-                jitted = _JITTED[fn.__name__] = njit(cache=True, nogil=True)(fn)
-    return jitted
-
-
 def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size: int, max_size: int,
                  target: int | None = None, over: int = 0, under: int = 0, *, jit: bool | None = None):
     """Same contract as :func:`adachunk.solve.reference.solve_reference`, O(n).
@@ -204,10 +188,10 @@ def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size:
         return np.zeros(1, np.int64), 0
     fwd = _forward if target is None else _forward_target
     if jit is None:  # once compiled in this process, the compiled loop is always the faster one
-        jit = m >= JIT_MIN_CANDIDATES or _uncompiled[0] >= JIT_AFTER_CANDIDATES or fwd.__name__ in _JITTED
+        jit = m >= JIT_MIN_CANDIDATES or _uncompiled[0] >= JIT_AFTER_CANDIDATES or is_compiled(fwd)
     dev = (-1 if target is None else int(target), int(over), int(under))
     if jit:
-        forward, relaxed_end, backtrack = _compiled(fwd), _compiled(_relaxed_end), _compiled(_backtrack)
+        forward, relaxed_end, backtrack = compiled(fwd), compiled(_relaxed_end), compiled(_backtrack)
         dp, prev, dq, dq2 = (np.empty(m + 1, dtype=np.int64) for _ in range(4))
         args = (sizes, cost, np.int64(chunk_cost), np.int64(min_size), np.int64(max_size))
         dev = tuple(np.int64(x) for x in dev)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from functools import lru_cache
 
 from ..policy import Policy
 from ..tokenize import get_counter
@@ -37,10 +36,10 @@ class TokenIndex:
         sizes: tokens before each of ``positions``.
     """
 
-    def __init__(self, text: str, counter):
+    def __init__(self, text: str, counter, boundaries: tuple | None = None):
         self.text = text
         self.counter = counter
-        pos, sizes = counter.boundaries(text)
+        pos, sizes = boundaries if boundaries is not None else counter.boundaries(text)
         self.positions: list[int] = pos.tolist()
         self.sizes: list[int] = sizes.tolist()
         self._own: dict[tuple[int, int], int] = {}
@@ -98,19 +97,18 @@ class TokenIndex:
         return max(best, a + 1)
 
 
-@lru_cache(maxsize=2)
-def token_index(text: str, tokenizer: str) -> TokenIndex:
-    """Shared :class:`TokenIndex` of a text (candidates of one document reuse it)."""
-    return TokenIndex(text, get_counter(tokenizer))
+def token_index(doc: Document, tokenizer: str) -> TokenIndex:
+    """The document's shared :class:`TokenIndex` (every candidate and post-processing reuse it)."""
+    from ..analysis import analysis_of
+
+    return analysis_of(doc).token_index(tokenizer)
 
 
-@lru_cache(maxsize=2)
-def heading_index(text: str) -> HeadingIndex:
-    """Markdown heading paths of a text (one parse shared by every candidate of a document)."""
-    from ..detect.base import DetectContext
-    from .assemble import markdown_headings
+def heading_index(doc: Document) -> HeadingIndex:
+    """Markdown heading paths of a document (one parse shared by every stage)."""
+    from ..analysis import analysis_of
 
-    return HeadingIndex(text, markdown_headings(DetectContext(text)))
+    return analysis_of(doc).headings()
 
 
 def make_chunking(doc: Document, policy: Policy, spans: Sequence[tuple[int, int]], splitter: str,
@@ -144,5 +142,5 @@ def make_chunking(doc: Document, policy: Policy, spans: Sequence[tuple[int, int]
             return count(doc.text[s:e])
 
     chunks = build_chunks(doc, spans, fingerprint=policy.fingerprint, count_tokens=count, unit_size=unit,
-                          headings=heading_index(doc.text) if doc.text else None, core_starts=core_starts)
+                          headings=heading_index(doc) if doc.text else None, core_starts=core_starts)
     return Chunking(chunks, splitter, dict(meta or {}))

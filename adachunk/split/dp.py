@@ -16,40 +16,51 @@ from typing import Any
 import numpy as np
 from pydantic import Field, model_validator
 
+from ..analysis import analysis_of
 from ..cost import punishments
-from ..cost.lattice import breakdown, build_costs
+from ..cost.lattice import CostCache, breakdown, build_costs
 from ..detect.base import DetectContext
 from ..params import ComponentParams
 from ..policy import Policy, SolverSettings
 from ..registry import splitters
 from ..solve.solver import Solution, solve
-from ..tokenize import CharCounter, get_counter
-from ..types import Chunking, Document, SpanArrays
-from .assemble import HeadingIndex, build_chunks, markdown_headings, overlap_starts
+from ..tokenize import get_counter
+from ..types import Chunking, Document, SpanArrays, span_arrays
+from .assemble import build_chunks, overlap_starts
 
 
 def detect_all(policy: Policy, ctx: DetectContext) -> dict[str, SpanArrays]:
-    """Run every detector of the policy on the document (shared parses via ``ctx``).
+    """Every structure of the policy in the document: label → ``(starts, ends)`` arrays.
 
-    Returns label → ``(starts, ends)`` arrays, the form the cost lattice consumes.
+    With a document in ``ctx`` the spans come from its analysis (each detector spec runs once
+    per document, or is loaded from the analysis store); a bare text is detected here.
     """
-    return {label: det.detect_arrays(ctx) for label, det in policy.detectors.items()}
+    if ctx.doc is not None:
+        return analysis_of(ctx.doc).structures(policy.detectors, ctx)
+    return {label: span_arrays(det.detect_arrays(ctx)) for label, det in policy.detectors.items()}
 
 
-class _Lattice:
-    """Candidate positions, prefix sizes and costs of one document under one policy."""
+class Candidates:
+    """Candidate cut positions, prefix sizes and costs of one document under one policy.
+
+    Positions and sizes come from the document's analysis (one tokenisation per tokenizer), and
+    the costs from its :class:`~adachunk.cost.lattice.CostCache`, so a second policy on the
+    same document re-tokenises nothing and re-sums only the rules it changed.
+    """
 
     def __init__(self, doc: Document, settings: SolverSettings):
         self.text = doc.text
         self.n = len(doc.text)
         self.tokens = get_counter(settings.tokenizer)
-        unit = CharCounter() if settings.granularity == "chars" else self.tokens
-        self.P, self.S = unit.boundaries(doc.text)
+        self.analysis = analysis_of(doc)
+        self.unit = "chars" if settings.granularity == "chars" else settings.tokenizer
+        self.P, self.S = self.analysis.boundaries(self.unit)
         self.cost = np.zeros(len(self.P), dtype=np.int64)
 
     def add_costs(self, policy: Policy, structures) -> None:
         """Cut costs from the policy's rules over the detected structures."""
-        self.cost = build_costs(self.P, structures, list(policy.rules), self.n)
+        cache = self.analysis.memo(("cost_cache", self.unit), lambda: CostCache(self.P, self.n))
+        self.cost = build_costs(self.P, structures, list(policy.rules), self.n, cache=cache)
 
     def solve(self, lo: int, hi: int, settings: SolverSettings, max_size: int):
         """Optimal cuts (candidate indices) for candidates ``lo..hi``."""
@@ -70,7 +81,7 @@ _NON_NEGATIVE = frozenset({punishments.const, punishments.linear, punishments.re
                            punishments.triangular, punishments.inverse_triangular})
 
 
-def _one_chunk(lat: _Lattice, policy: Policy, settings: SolverSettings, limit: int) -> bool:
+def _one_chunk(lat: Candidates, policy: Policy, settings: SolverSettings, limit: int) -> bool:
     """Whether the whole document is the optimal chunking, known without costs or a solve.
 
     When it fits in ``limit`` and no cut can cost less than 0, every other chunking adds a
@@ -85,7 +96,7 @@ def _one_chunk(lat: _Lattice, policy: Policy, settings: SolverSettings, limit: i
     return all(sh.fn in _NON_NEGATIVE and sh.scale >= 0 for sh in shapes)
 
 
-def _repair(lat: _Lattice, cuts: list[int], settings: SolverSettings, limit: int, stats: dict):
+def _repair(lat: Candidates, cuts: list[int], settings: SolverSettings, limit: int, stats: dict):
     """Own token count of every chunk; split any chunk over ``limit`` by re-solving its span.
 
     Returns ``(cuts, counts)``: the final cuts and each final chunk's own token count (so no
@@ -136,7 +147,7 @@ def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = No
     if not doc.text:
         return Chunking([], "dp.v1", meta)
     ctx = DetectContext(doc.text, doc, metrics=policy.metrics)
-    lat = _Lattice(doc, settings)
+    lat = Candidates(doc, settings)
     limit = settings.max_size - settings.overlap
     if _one_chunk(lat, policy, settings, limit) and not explain:
         structures: dict[str, SpanArrays] = {}
@@ -165,9 +176,9 @@ def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = No
     if settings.granularity == "chars":
         unit_size = size_of
     else:  # the core's size in the solver's unit: its slice of the document's token sequence
-        S, pos = lat.S, lat.P
-        unit_size = lambda s, e: int(S[np.searchsorted(pos, e)] - S[np.searchsorted(pos, s)])  # noqa: E731
-    headings = HeadingIndex(doc.text, markdown_headings(ctx))
+        sizes = dict(zip(cores, (lat.S[cuts[1:]] - lat.S[cuts[:-1]]).tolist()))
+        unit_size = lambda s, e: sizes[(s, e)]  # noqa: E731
+    headings = analysis_of(doc).headings()
     chunks = build_chunks(doc, [(s, e) for s, (_, e) in zip(starts, cores)], fingerprint=policy.fingerprint,
                           count_tokens=count, unit_size=unit_size, headings=headings,
                           core_starts=[c for c, _ in cores], token_counts=own_counts)
@@ -178,7 +189,7 @@ def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = No
     return Chunking(chunks, "dp.v1", meta)
 
 
-def explain_cuts(lat: _Lattice, cuts: list[int], structures, policy: Policy) -> list[dict]:
+def explain_cuts(lat: Candidates, cuts: list[int], structures, policy: Policy) -> list[dict]:
     """For each interior cut: position, total cost and each rule's contribution."""
     inner = cuts[1:-1]
     parts = breakdown(lat.P, inner, structures, list(policy.rules), lat.n)

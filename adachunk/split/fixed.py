@@ -69,7 +69,7 @@ class FixedSplitter:
         meta = {"chunk_size": p.chunk_size, "chunk_overlap": p.chunk_overlap, "tokenizer": policy.solver.tokenizer}
         if not doc.text:
             return Chunking([], "fixed.v1", meta)
-        index = token_index(doc.text, policy.solver.tokenizer)
+        index = token_index(doc, policy.solver.tokenizer)
         cores = fixed_windows(index, p.chunk_size - p.chunk_overlap)
         starts = [a for a, _ in cores]
         if p.chunk_overlap:

@@ -369,7 +369,7 @@ class RecursiveSplitter:
                       "tokenizer": policy.solver.tokenizer, "paper_compat": p.paper_compat}
         if not doc.text:
             return Chunking([], "recursive.v1", meta)
-        index = token_index(doc.text, policy.solver.tokenizer)
+        index = token_index(doc, policy.solver.tokenizer)
         stats: dict = {}
         cores, shredder, pieces = recursive_cores(index, 0, len(doc.text), p, stats, self.patterns)
         starts = [c for c, _ in cores]

@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 from pydantic import Field, field_validator
 
-from ..detect.base import DetectContext
 from ..detect.text_units import split_sentences
 from ..errors import AdachunkError
 from ..params import ComponentParams
@@ -35,7 +34,8 @@ from ..policy import Policy
 from ..registry import splitters
 from ..tokenize import get_counter
 from ..types import Chunking, Document
-from .assemble import HeadingIndex, build_chunks, markdown_headings
+from .assemble import build_chunks
+from .common import heading_index
 
 
 class SemanticParams(ComponentParams):
@@ -168,7 +168,7 @@ class SemanticSplitter:
             size_of = lambda s, e: e - s  # noqa: E731
         else:
             size_of = lambda s, e: counter.count(text[s:e])  # noqa: E731
-        headings = HeadingIndex(text, markdown_headings(DetectContext(text)))
+        headings = heading_index(doc)
         chunks = build_chunks(doc, cores, fingerprint=policy.fingerprint, count_tokens=counter.count,
                               unit_size=size_of, headings=headings)
         return Chunking(chunks, "semantic.v1", meta)

@@ -1,0 +1,171 @@
+"""One analysis per document: everything that does not depend on a policy's rules, done once.
+
+Detection (the DP, its explanations, ``view``), post-processing, the other splitters and the
+metrics of one document all need the same facts about it: its Markdown block parse and heading
+paths, its token boundaries per tokenizer, every detected structure, its coreference pairs and
+its span embeddings. :func:`analysis_of` hands every stage the same :class:`DocumentAnalysis`
+for one :class:`~adachunk.types.Document` object, so each is computed once per document: the
+pairs the DP avoids cutting (``coref.pair.v1``) are the very pairs References Completeness
+counts, and a tuning trial that changes only rules, sizes, chunk cost or weights costs a
+lattice and a solve, never a detector call.
+
+The analysis is content-addressed (:func:`~adachunk.analysis.keys.document_key`; each
+structure by :func:`~adachunk.analysis.keys.detector_key`), so with a store configured
+(:func:`~adachunk.analysis.store.use_store`, ``--analysis-cache DIR``) another process —
+``tune``, ``ab``, ``run --resume`` — loads the token boundaries, structures and Markdown parse
+from disk instead of computing them.
+
+Only facts that are pure functions of the document and of the key's own parameters are stored
+here; anything that depends on a profile's settings carries those settings in its key (the
+coreference spec, a detector's parameters).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable
+
+import numpy as np
+
+from ..types import ANALYSIS_ATTR as _ATTR
+from ..types import Document, Memo, SpanArrays, Structure, span_arrays
+from .keys import detector_key, document_key
+from .store import current_store
+
+MARKDOWN_BLOCKS = ("markdown.blocks",)
+
+
+class DocumentAnalysis(Memo):
+    """The shared per-document analysis (see module docstring).
+
+    Attributes:
+        doc: the document it describes.
+        text: the document text (every offset points into it).
+        stats: ``detected`` (detector runs), ``reused`` (structures found in memory),
+            ``loaded`` (entries read from the store), ``saved`` (entries written to it).
+    """
+
+    def __init__(self, doc: Document):
+        super().__init__()
+        self.doc = doc
+        self.text = doc.text
+        self.stats: Counter = Counter()
+        self._key: str | None = None
+        self._store = current_store()
+
+    @property
+    def key(self) -> str:
+        """Content address of the document (text and reader facts; computed once)."""
+        if self._key is None:
+            self._key = document_key(self.doc)
+        return self._key
+
+    def _persisted(self, name: str, compute: Callable[[], Any], dump, load) -> Any:
+        """``compute()`` memoised in memory, and in the store when one is configured."""
+        def make():
+            store = self._store
+            if store is not None:
+                found = store.get(self.key, name)
+                if found is not None:
+                    self.stats["loaded"] += 1
+                    return load(found)
+            value = compute()
+            if store is not None and store.put(self.key, name, dump(value)):
+                self.stats["saved"] += 1
+            return value
+
+        return self.memo(("persisted", name), make)
+
+    # -- structures ----------------------------------------------------------------------------
+    def spans(self, det: Any, ctx: Any) -> SpanArrays:
+        """The spans ``det`` finds in this document, detected at most once per detector spec."""
+        name = "det." + detector_key(det, ctx.metrics)
+        before = self.stats["detected"]
+
+        def compute() -> SpanArrays:
+            self.stats["detected"] += 1
+            return span_arrays(det.detect_arrays(ctx))  # sorted once: the cost cache keys on these arrays
+
+        out = self._persisted(name, compute, lambda v: {"starts": v[0], "ends": v[1]},
+                              lambda d: (d["starts"], d["ends"]))
+        if self.stats["detected"] == before:
+            self.stats["reused"] += 1
+        return out
+
+    def structures(self, detectors: dict[str, Any], ctx: Any) -> dict[str, SpanArrays]:
+        """label → spans for every detector of a policy (see :meth:`spans`)."""
+        return {label: self.spans(det, ctx) for label, det in detectors.items()}
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """:meth:`Memo.memo`; the Markdown parse, asked for by its memo key, is persisted too."""
+        if key == MARKDOWN_BLOCKS:
+            return self.markdown_blocks()
+        return super().memo(key, compute)
+
+    def markdown_blocks(self) -> list[Structure]:
+        """The Markdown block parse (mistletoe), shared by detectors, headings and metrics."""
+        def compute() -> list[Structure]:
+            from ..detect.markdown import parse_blocks
+
+            return parse_blocks(self.text)
+
+        def load(d) -> list[Structure]:
+            return [Structure(int(s), int(e), str(lb), int(lv))
+                    for s, e, lb, lv in zip(d["starts"], d["ends"], d["labels"], d["levels"])]
+
+        # the memo key every detector and metric already uses for the parse
+        return super().memo(MARKDOWN_BLOCKS, lambda: self._persisted("markdown.blocks", compute, _dump_blocks, load))
+
+    def headings(self):
+        """The :class:`~adachunk.split.assemble.HeadingIndex` of the document's Markdown headings."""
+        from ..split.assemble import HeadingIndex
+
+        return self.memo(("heading_index",), lambda: HeadingIndex(
+            self.text, [b for b in self.markdown_blocks() if b.label == "heading"]))
+
+    # -- units ---------------------------------------------------------------------------------
+    def boundaries(self, unit: str) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate positions and prefix sizes ``(P, S)`` for a tokenizer name or ``chars``."""
+        from ..tokenize import CharCounter, get_counter
+
+        if unit == "chars":
+            return self.memo(("boundaries", "chars"), lambda: CharCounter().boundaries(self.text))
+        return self._persisted("units." + unit, lambda: get_counter(unit).boundaries(self.text),
+                               lambda v: {"P": v[0], "S": v[1]}, lambda d: (d["P"], d["S"]))
+
+    def token_index(self, tokenizer: str):
+        """The document's :class:`~adachunk.split.common.TokenIndex` for ``tokenizer``."""
+        from ..split.common import TokenIndex
+        from ..tokenize import get_counter
+
+        return self.memo(("token_index", tokenizer), lambda: TokenIndex(
+            self.text, get_counter(tokenizer), boundaries=self.boundaries(tokenizer)))
+
+
+def _dump_blocks(blocks: list[Structure]) -> dict[str, np.ndarray]:
+    return {"starts": np.array([b.start for b in blocks], np.int64),
+            "ends": np.array([b.end for b in blocks], np.int64),
+            "labels": np.array([b.label for b in blocks], dtype=np.str_),
+            "levels": np.array([b.level for b in blocks], np.int64)}
+
+
+def analysis_of(doc: Document) -> DocumentAnalysis:
+    """The :class:`DocumentAnalysis` of ``doc`` (made on first use, then always the same).
+
+    It lives on the document object itself, so it goes when the document goes and is never
+    pickled with it (:meth:`Document.__getstate__`). A document whose text was replaced since
+    (an in-place edit) gets a fresh analysis.
+    """
+    found = doc.__dict__.get(_ATTR)
+    if found is None or found.text is not doc.text:
+        found = DocumentAnalysis(doc)
+        doc.__dict__[_ATTR] = found
+    return found
+
+
+def shared_memo(doc: Document | None) -> Callable[[Any, Callable[[], Any]], Any] | None:
+    """The analysis memo of ``doc`` (None for None)."""
+    return analysis_of(doc).memo if doc is not None else None
+
+
+__all__ = ["DocumentAnalysis", "analysis_of", "shared_memo", "detector_key", "document_key", "MARKDOWN_BLOCKS"]

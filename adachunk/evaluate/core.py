@@ -1,0 +1,173 @@
+"""``evaluate_chunks``: retrieve chunks for each question of a QA set and measure the evidence found.
+
+**Scope.** By default (``scope="corpus"``) each question is asked against the chunks of *every*
+document, as a RAG index would hold them: the other documents are distractors, and a chunk of
+another document never counts as evidence. On a small corpus, per-document retrieval
+(``scope="doc"``) is nearly trivial (a 10 KB document cut into 1100-token chunks has three or
+four, so recall@3 is close to 1 whatever the cuts), which is why corpus scope is the default;
+doc scope answers "given the right document, are the right chunks found?" and builds one index
+per document.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from ..types import Chunk
+from .measures import Budget, measure_keys, parse_budget, question_measures, summarise
+from .qa import QASet
+from .retrievers import BM25Retriever, HybridRetriever, make_retriever, span_tokens, tokenize
+
+SCOPES = ("corpus", "doc")
+INDEX_TEXTS = ("text", "heading_path+text")
+
+
+@dataclass
+class EvalResult:
+    """The measures of one chunking with one retriever.
+
+    Attributes:
+        summary: mean of each measure over the questions (``recall@5``, ``mrr``, ...), plus
+            ``questions``, ``chunks`` and ``chunk_tokens`` (mean tokens per chunk).
+        per_question: one row per question (``id``, ``doc``, ``line``, every measure, ``rank``),
+            in QA-file order, for paired statistics.
+        keys: the measure names in table order.
+        settings: retriever, ks, budget, scope, rrf_k, index_text.
+    """
+
+    summary: dict[str, Any]
+    per_question: list[dict[str, Any]]
+    keys: list[str]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def values(self, key: str) -> list[float]:
+        """One measure per question, in row order."""
+        return [float(r[key]) for r in self.per_question]
+
+
+@dataclass
+class _Table:
+    """All chunks of a chunking, numbered; parallel lists keyed by chunk number."""
+
+    doc_ids: list[str]
+    doc: list[int]
+    starts: list[int]
+    ends: list[int]
+    tokens: list[int]
+    texts: list[str]
+
+
+def _index_text(chunk: Chunk, mode: str) -> str:
+    if mode == "heading_path+text" and chunk.heading_path:
+        return " > ".join(chunk.heading_path) + "\n\n" + chunk.text
+    return chunk.text
+
+
+def _table(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, index_text: str) -> _Table:
+    doc_ids = list(dict.fromkeys(list(chunks_by_doc) + qa.docs))
+    t = _Table(doc_ids, [], [], [], [], [])
+    for d, doc_id in enumerate(doc_ids):
+        for c in chunks_by_doc.get(doc_id, ()):
+            t.doc.append(d)
+            t.starts.append(c.start)
+            t.ends.append(c.end)
+            t.tokens.append(max(0, int(c.tokens)))
+            t.texts.append(_index_text(c, index_text))
+    return t
+
+
+def _tokens(table: _Table, chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, index_text: str) -> list[list[str]]:
+    """BM25 terms per chunk number: from one tokenisation of each document when the QA set
+    carries its documents (and the chunk is its slice), else from the chunk text."""
+    docs = qa.documents or {}
+    out: list[list[str]] = []
+    for doc_id in table.doc_ids:
+        chunks = list(chunks_by_doc.get(doc_id, ()))
+        doc = docs.get(doc_id)
+        if doc is not None and all(doc.text[c.start:c.end] == c.text for c in chunks):
+            terms = span_tokens(doc.text, [(c.start, c.end) for c in chunks])
+        else:
+            terms = [tokenize(c.text) for c in chunks]
+        if index_text == "heading_path+text":
+            terms = [tokenize(" > ".join(c.heading_path)) + t if c.heading_path else t for c, t in zip(chunks, terms)]
+        out += terms
+    return out
+
+
+def _groups(table: _Table, qa: QASet, scope: str) -> list[tuple[list[int], list[int]]]:
+    """``(chunk numbers, question numbers)`` searched together."""
+    if scope == "corpus":
+        return [(list(range(len(table.doc))), list(range(len(qa.questions))))]
+    number = {d: i for i, d in enumerate(table.doc_ids)}
+    by_doc: dict[int, list[int]] = {}
+    for i, d in enumerate(table.doc):
+        by_doc.setdefault(d, []).append(i)
+    groups: dict[int, list[int]] = {}
+    for j, q in enumerate(qa.questions):
+        groups.setdefault(number[q.doc], []).append(j)
+    return [(by_doc.get(d, []), qs) for d, qs in groups.items()]
+
+
+def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, retriever: Any = "bm25",
+                    ks: Sequence[int] = (1, 3, 5, 10), budget: "Budget | int | str | None" = None,
+                    embedder: Any = None, *, scope: str = "corpus", rrf_k: int = 60,
+                    index_text: str = "text") -> EvalResult:
+    """Retrieve chunks for every question of ``qa`` and measure the evidence they hold.
+
+    Args:
+        chunks_by_doc: the chunks of each document, keyed by document id (the ids of ``qa``); a
+            document of the QA set without chunks makes its questions misses.
+        qa: the questions (:func:`adachunk.evaluate.load_qa`).
+        retriever: ``bm25``, ``dense``, ``hybrid``, or an object with
+            ``rank(texts, queries, top) -> list of index arrays``.
+        ks: the cut-offs k of the measures (positive, any order; duplicates dropped).
+        budget: token budget of the retrieved context: None, tokens in all (``2048``), or per
+            retrieved chunk (``"512*k"``); see :mod:`adachunk.evaluate.measures`.
+        embedder: embedder spec or instance for ``dense``/``hybrid`` (None: the default MiniLM).
+        scope: ``corpus`` (every document's chunks, the default) or ``doc`` (the question's own).
+        rrf_k: the reciprocal-rank-fusion constant of ``hybrid``.
+        index_text: what is indexed: ``text`` (the chunk's slice) or ``heading_path+text``.
+
+    Returns:
+        The summary and the per-question rows.
+
+    Raises:
+        ValueError: an unknown retriever, scope or index text, a bad budget or k.
+    """
+    ks = sorted(dict.fromkeys(int(k) for k in ks))
+    if not ks or ks[0] < 1:
+        raise ValueError(f"ks must be positive integers, got {ks}")
+    if scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r}; allowed: {', '.join(SCOPES)}")
+    if index_text not in INDEX_TEXTS:
+        raise ValueError(f"unknown index text {index_text!r}; allowed: {', '.join(INDEX_TEXTS)}")
+    bud = parse_budget(budget)
+    ret = make_retriever(retriever, embedder, rrf_k)
+    table = _table(chunks_by_doc, qa, index_text)
+    number = {d: i for i, d in enumerate(table.doc_ids)}
+    rankings: dict[int, Sequence[int]] = {}
+    lexical = isinstance(ret, (BM25Retriever, HybridRetriever))
+    tokens = _tokens(table, chunks_by_doc, qa, index_text) if lexical else None
+    for chunk_nums, q_nums in _groups(table, qa, scope):
+        texts = [table.texts[i] for i in chunk_nums]
+        queries = [qa.questions[j].question for j in q_nums]
+        if lexical:
+            ranked = ret.rank(texts, queries, top=ks[-1], tokens=[tokens[i] for i in chunk_nums])
+        else:
+            ranked = ret.rank(texts, queries, top=ks[-1])
+        for j, order in zip(q_nums, ranked):
+            rankings[j] = [chunk_nums[int(i)] for i in order[:ks[-1]]]
+    keys = measure_keys(ks)
+    rows = []
+    for j, q in enumerate(qa.questions):
+        row = {"id": q.id, "doc": q.doc, "line": q.line}
+        row.update(question_measures(q.evidence, number[q.doc], rankings.get(j, []), table.doc, table.starts,
+                                     table.ends, table.tokens, ks, bud))
+        rows.append(row)
+    summary = summarise(rows, keys)
+    summary.update(questions=len(rows), chunks=len(table.doc),
+                   chunk_tokens=round(sum(table.tokens) / len(table.tokens), 1) if table.tokens else None)
+    settings = {"retriever": getattr(ret, "name", str(retriever)), "ks": ks, "budget": str(bud) if bud else None,
+                "scope": scope, "rrf_k": rrf_k, "index_text": index_text}
+    return EvalResult(summary, rows, keys, settings)

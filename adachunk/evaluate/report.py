@@ -1,0 +1,182 @@
+"""``run_eval``: documents + QA set + chunkings × retrievers → the eval report (``eval.json``).
+
+The report holds the settings, the QA set's warnings, each chunking, the summary per retriever
+and chunking, the paired deltas of every chunking against the first (bootstrap CI per measure),
+the selection statistics on the primary measure, the gate, and one row per question.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from ..errors import InputError, Location
+from ..types import Document
+from .chunkings import ChunkingSet, load_chunkings
+from .core import evaluate_chunks
+from .gate import Condition, check_gate
+from .measures import parse_budget
+from .qa import QASet, load_qa
+from .stats import paired_delta, selection
+
+REPORT_VERSION = 1
+
+
+@dataclass
+class EvalReport:
+    """What :func:`run_eval` made: the report dict (``eval.json``) and the gate outcome."""
+
+    report: dict[str, Any]
+    gate: list[dict[str, Any]]
+
+    @property
+    def gate_failed(self) -> bool:
+        return any(g["holds"] for g in self.gate)
+
+
+def read_documents(inputs: Iterable[str], errors: str = "strict") -> tuple[dict[str, Document], list[str]]:
+    """The input documents by id (files, folders, globs as ``adachunk run`` takes them).
+
+    Two inputs with the same id (file stem) keep the first; the second is reported.
+    """
+    from ..ingest import read_document, supported_suffixes
+    from ..ingest.discover import expand_inputs
+
+    docs: dict[str, Document] = {}
+    notes = []
+    for path in expand_inputs(inputs, supported_suffixes()):
+        doc = read_document(path, errors=errors)
+        if doc.id in docs:
+            notes.append(f"{path}: document id {doc.id!r} already read from {docs[doc.id].source}; skipped")
+            continue
+        docs[doc.id] = doc
+    return docs, notes
+
+
+def default_embedder(profile: Any = "default") -> Any:
+    """The profile's index embedder, else its metrics embedder (as ``adachunk run`` indexes)."""
+    from ..api import load_profile
+
+    policy = load_profile(profile).policy
+    return policy.index.get("embedder") or policy.metrics.get("embedder")
+
+
+def _check_coverage(cs: ChunkingSet, qa: QASet) -> None:
+    """ADA316 when a chunking has no chunk for any QA document; a warning per missing one."""
+    have = [d for d in qa.docs if cs.chunks.get(d)]
+    if not have:
+        raise InputError(code="ADA316", message=f"chunking {cs.label!r} has no chunk for any document of the QA set",
+                         location=Location(cs.spec), hint=f"the QA set is about {', '.join(qa.docs[:5])}")
+    for d in qa.docs:
+        if not cs.chunks.get(d):
+            n = sum(q.doc == d for q in qa.questions)
+            cs.warnings.append(f"no chunks for document {d!r}: its {n} questions count as misses")
+
+
+def primary_measure(ks: Sequence[int], primary: str | None = None) -> str:
+    """The measure the selection statistics rank by: ``primary``, else recall@5 (or at the
+    largest k when 5 is not among ``ks``)."""
+    return primary or f"recall@{5 if 5 in ks else max(ks)}"
+
+
+def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retrievers: Sequence[str] = ("bm25",),
+             ks: Sequence[int] = (1, 3, 5, 10), budget: Any = None, scope: str = "corpus", rrf_k: int = 60,
+             embedder: Any = None, profile: Any = "default", index_text: str = "text", n_boot: int = 2000,
+             seed: int = 0, primary: str | None = None, conditions: Sequence[Condition] = (),
+             errors: str = "strict", progress: Callable[[str], None] | None = None) -> EvalReport:
+    """Evaluate each chunking of ``specs`` with each retriever on the QA set.
+
+    Args:
+        inputs: the documents (files, folders, globs).
+        qa_path: the QA JSONL file.
+        specs: chunking specs (:mod:`adachunk.evaluate.chunkings`); the first is the baseline of
+            the deltas.
+        retrievers: ``bm25``, ``dense``, ``hybrid`` (any of them, in order).
+        ks, budget, scope, rrf_k, index_text: as :func:`~adachunk.evaluate.evaluate_chunks`.
+        embedder: embedder spec for dense/hybrid (None: the profile's index, else metrics, embedder).
+        profile: the profile for the embedder and the ``fixed:``/``splitter:`` policy.
+        n_boot, seed: bootstrap resamples and their seed.
+        primary: the measure of the selection statistics (default :func:`primary_measure`).
+        conditions: ``--fail-if`` conditions.
+        errors: invalid UTF-8 handling of the readers.
+        progress: called with a short status line now and then.
+
+    Raises:
+        InputError: ``ADA315`` (QA file), ``ADA316`` (a chunking), ``ADA3xx`` (documents).
+        ValueError: a bad setting or gate condition.
+    """
+    ks = sorted(dict.fromkeys(int(k) for k in ks))
+    bud = parse_budget(budget)
+    docs, notes = read_documents(inputs, errors)
+    qa = load_qa(qa_path, docs)
+    sets = load_chunkings(specs, docs, profile, progress)
+    for cs in sets:
+        _check_coverage(cs, qa)
+    if embedder is None and any(r != "bm25" for r in retrievers):
+        embedder = default_embedder(profile)
+    measure = primary_measure(ks, primary)
+    results, comparisons, rows = {}, {}, []
+    for ret in retrievers:
+        if progress:
+            progress(f"retrieving with {ret}")
+        evals = [evaluate_chunks(cs.chunks, qa, ret, ks, bud, embedder, scope=scope, rrf_k=rrf_k,
+                                 index_text=index_text) for cs in sets]
+        if measure not in evals[0].keys:
+            raise ValueError(f"unknown primary measure {measure!r}; allowed: {', '.join(evals[0].keys)}")
+        results[ret] = {cs.label: ev.summary for cs, ev in zip(sets, evals)}
+        comparisons[ret] = _compare(sets, evals, measure, n_boot, seed)
+        for cs, ev in zip(sets, evals):
+            rows += [{"retriever": ret, "chunking": cs.label, **r} for r in ev.per_question]
+    report = {
+        "version": REPORT_VERSION,
+        "settings": {"retrievers": list(retrievers), "ks": ks, "budget": str(bud) if bud else None, "scope": scope,
+                     "rrf_k": rrf_k, "index_text": index_text, "embedder": _jsonable(embedder) if embedder else None,
+                     "bootstrap": n_boot, "seed": seed, "primary": measure},
+        "documents": {"count": len(docs), "ids": list(docs), "notes": notes},
+        "qa": qa.record(),
+        "chunkings": [cs.record() for cs in sets],
+        "results": results,
+        "comparisons": comparisons,
+        "per_question": rows,
+    }
+    gate = check_gate(report, conditions)
+    report["gate"] = gate
+    return EvalReport(report, gate)
+
+
+def _compare(sets: list[ChunkingSet], evals: list, measure: str, n_boot: int, seed: int) -> dict[str, Any]:
+    base = evals[0]
+    deltas = {cs.label: {k: paired_delta(base.values(k), ev.values(k), n_boot, seed) for k in base.keys}
+              for cs, ev in zip(sets[1:], evals[1:])}
+    sel = selection([cs.label for cs in sets], [ev.values(measure) for ev in evals], n_boot, seed) \
+        if len(sets) > 1 else None
+    return {"baseline": sets[0].label, "deltas": deltas, "selection": sel}
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        json.dumps(value)
+        return value
+    except TypeError:
+        return getattr(value, "fingerprint", None) or repr(value)
+
+
+def write_report(report: dict[str, Any], out: str | Path) -> Path:
+    """Write ``OUT/eval.json`` (the folder is created).
+
+    Raises:
+        InputError: ``ADA307`` when it cannot be written.
+    """
+    folder = Path(out)
+    path = folder / "eval.json"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name("eval.json.tmp")
+        tmp.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        raise InputError(code="ADA307", message=f"cannot write {path}: {exc.strerror or exc}",
+                         location=Location(str(path))) from None
+    return path
