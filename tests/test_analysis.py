@@ -198,3 +198,37 @@ def test_default_store_is_scoped(tmp_path, monkeypatch):
         with default_store(tmp_path / "b") as inner:  # a store chosen already wins
             assert inner is store
     assert current_store() is None and ENV not in __import__("os").environ
+
+
+def test_stored_span_embeddings_are_reused(tmp_path):
+    """ICC/DCC of a fresh document object embed nothing the store already holds."""
+    from adachunk.metrics.suite import context_for, score_chunking
+
+    policy = load_profile("default").policy
+    metrics = {**policy.metrics, "embedder": {"type": "hash.v1"}}
+    policy = dataclasses.replace(policy, metrics=metrics)
+    use_store(tmp_path / "cache")
+    try:
+        scores = []
+        for _ in range(2):
+            doc = read_document(EXAMPLES[2])
+            ctx = context_for(doc, policy)
+            chunks = dp_chunk(doc, policy).chunks
+            scores.append({k: r.value for k, r in score_chunking(chunks, ctx, ("icc", "dcc")).items()})
+            stats = next(v for k, v in analysis_of(doc)._cache.items() if k[0] == "span_embeddings").stats
+        assert scores[0] == scores[1]
+        assert stats["model_calls"] == 0 and stats["stored_hits"] > 0, stats
+    finally:
+        use_store(None)
+
+
+def test_detector_key_follows_the_metric_settings_it_reads():
+    """coref.pair.v1 with backend 'metrics' depends on metrics.coref; other detectors do not."""
+    policy = load_profile("default").policy
+    coref = policy.detectors["coref_pair"]
+    word = policy.detectors["word"]
+    from adachunk.analysis import detector_key
+
+    a, b = {"coref": {"type": "heuristic.v1"}, "weights": {"sc": 1}}, {"coref": {"type": "auto"}, "weights": {"sc": 1}}
+    assert detector_key(coref, a) != detector_key(coref, b)
+    assert detector_key(word, a) == detector_key(word, b) == detector_key(word, {"weights": {"bi": 1}})

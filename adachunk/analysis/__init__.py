@@ -123,6 +123,12 @@ class DocumentAnalysis(Memo):
         return self.memo(("heading_index",), lambda: HeadingIndex(
             self.text, [b for b in self.markdown_blocks() if b.label == "heading"]))
 
+    def vector_log(self, name: str) -> "VectorLog | None":
+        """Persisted model outputs ``name`` (e.g. one embedder's vectors) when a store is set."""
+        if self._store is None:
+            return None
+        return self.memo(("vector_log", name), lambda: VectorLog(self._store, self.key, name))
+
     # -- units ---------------------------------------------------------------------------------
     def boundaries(self, unit: str) -> tuple[np.ndarray, np.ndarray]:
         """Candidate positions and prefix sizes ``(P, S)`` for a tokenizer name or ``chars``."""
@@ -140,6 +146,37 @@ class DocumentAnalysis(Memo):
 
         return self.memo(("token_index", tokenizer), lambda: TokenIndex(
             self.text, get_counter(tokenizer), boundaries=self.boundaries(tokenizer)))
+
+
+class VectorLog:
+    """Vectors keyed by content hash, appended in write-once batches to the analysis store.
+
+    A model's outputs (an embedder's vectors of a document's pieces) grow as stages ask for new
+    spans; each batch is one entry ``<name>.<hash of its keys>``, and :meth:`load` reads them
+    all, so another process asks the model only for what no earlier one embedded.
+    """
+
+    def __init__(self, store, doc_key: str, name: str):
+        self.store, self.doc_key, self.name = store, doc_key, name
+
+    def load(self) -> dict[str, np.ndarray]:
+        """Every stored key → vector of this log."""
+        out: dict[str, np.ndarray] = {}
+        for entry in self.store.names(self.doc_key, self.name + "."):
+            found = self.store.get(self.doc_key, entry)
+            if found is not None and "keys" in found and "vectors" in found:
+                out.update(zip(found["keys"].tolist(), found["vectors"]))
+        return out
+
+    def append(self, keys: list[str], vectors: np.ndarray) -> None:
+        """Store one batch (nothing when the store cannot be written)."""
+        if not keys:
+            return
+        import hashlib
+
+        tag = hashlib.sha256("\0".join(keys).encode()).hexdigest()[:20]
+        self.store.put(self.doc_key, f"{self.name}.{tag}",
+                       {"keys": np.array(keys, dtype=np.str_), "vectors": np.asarray(vectors, np.float32)})
 
 
 def _dump_blocks(blocks: list[Structure]) -> dict[str, np.ndarray]:

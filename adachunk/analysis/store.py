@@ -69,6 +69,14 @@ class AnalysisStore:
             return False  # a cache that cannot be written only costs the recomputation
         return True
 
+    def names(self, doc_key: str, prefix: str) -> list[str]:
+        """Names of the stored entries of one document that start with ``prefix`` (sorted)."""
+        folder = self._path(doc_key, "x").parent
+        if not folder.is_dir():
+            return []
+        stem = _SAFE.sub("_", prefix)
+        return sorted(p.name[:-4] for p in folder.glob(stem + "*.npz"))
+
     def entries(self) -> int:
         """Number of stored entries (for reports and tests)."""
         return sum(1 for _ in (self.root / VERSION).glob("*/*/*.npz")) if self.root.exists() else 0

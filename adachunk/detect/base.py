@@ -76,6 +76,8 @@ class Detector:
     """Base class of detectors (see module docstring)."""
 
     Params: ClassVar[type[DetectorParams]] = DetectorParams
+    # keys of the profile's ``metrics`` section the spans depend on (part of the analysis key)
+    reads_metrics: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, params: DetectorParams, *, name: str, base_dirs: Sequence[Path] = ()):
         self.params = params

@@ -42,6 +42,8 @@ def pair_spans(pairs, max_chars: int | None = None) -> list[tuple[int, int]]:
 class CorefPairDetector(Detector):
     """Coreference pairs of the document (see module docstring)."""
 
+    reads_metrics = ("coref",)  # backend 'metrics' resolves with the profile's coreference spec
+
     class Params(DetectorParams):
         """Profile fields of ``coref.pair.v1``."""
 

@@ -55,6 +55,8 @@ def junction_levels(vectors: np.ndarray, floor: float, levels: int) -> np.ndarra
 class SemanticShiftDetector(Detector):
     """Junctions between similar neighbours, stacked by similarity (see module docstring)."""
 
+    reads_metrics = ("embedder",)  # embedder None: the profile's metrics embedder
+
     class Params(DetectorParams):
         """Profile fields of ``semantic.shift.v1``."""
 

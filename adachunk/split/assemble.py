@@ -52,10 +52,18 @@ class PageIndex:
     def __init__(self, doc: Document):
         self.pages = sorted(doc.pages or [], key=lambda p: p.start)
         self._starts = [p.start for p in self.pages]
+        self._known: dict[tuple[int, int], tuple[int, ...]] = {}
 
     def pages_of(self, start: int, end: int) -> tuple[int, ...]:
+        """Numbers of the pages ``[start, end)`` touches (memoised: candidates share spans)."""
         if not self.pages:
             return ()
+        found = self._known.get((start, end))
+        if found is None:
+            found = self._known[(start, end)] = self._find(start, end)
+        return found
+
+    def _find(self, start: int, end: int) -> tuple[int, ...]:
         hi = max(end, start + 1)
         i = max(bisect.bisect_right(self._starts, start) - 1, 0)
         out = []
@@ -90,7 +98,9 @@ def build_chunks(
         core_starts: core start of each chunk when there is overlap (default: the span start).
         token_counts: each chunk text's own token count when the caller already has it.
     """
-    pages = PageIndex(doc)
+    from ..analysis import analysis_of
+
+    pages = analysis_of(doc).memo(("page_index",), lambda: PageIndex(doc))
     out = []
     for i, (start, end) in enumerate(spans):
         core = core_starts[i] if core_starts is not None else start

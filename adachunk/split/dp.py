@@ -96,6 +96,9 @@ def _one_chunk(lat: Candidates, policy: Policy, settings: SolverSettings, limit:
     return all(sh.fn in _NON_NEGATIVE and sh.scale >= 0 for sh in shapes)
 
 
+_OWN_COUNTS_KEPT = 200_000  # spans per document and tokenizer (a tuning run's memory bound)
+
+
 def _repair(lat: Candidates, cuts: list[int], settings: SolverSettings, limit: int, stats: dict):
     """Own token count of every chunk; split any chunk over ``limit`` by re-solving its span.
 
@@ -108,11 +111,21 @@ def _repair(lat: Candidates, cuts: list[int], settings: SolverSettings, limit: i
     splits_at = getattr(lat.tokens, "splits_at", None) if settings.granularity == "tokens" else None
     text, P, S = lat.text, lat.P, lat.S
 
+    # own token count by span, kept per document: variants of one policy share most chunks
+    known = lat.analysis.memo(("own_tokens", settings.tokenizer), dict)
+    if len(known) > _OWN_COUNTS_KEPT:
+        known.clear()
+
     def own_count(lo: int, hi: int) -> int:
         a, b = int(P[lo]), int(P[hi])
-        if splits_at is not None and splits_at(text, a) and splits_at(text, b):
-            return int(S[hi] - S[lo])  # both edges split the whole text's tokens exactly
-        return count(text[a:b])
+        n = known.get((a, b))
+        if n is None:
+            if splits_at is not None and splits_at(text, a) and splits_at(text, b):
+                n = int(S[hi] - S[lo])  # both edges split the whole text's tokens exactly
+            else:
+                n = count(text[a:b])
+            known[(a, b)] = n
+        return n
 
     for a, b in zip(cuts, cuts[1:]):
         stack = [(a, b, limit)]

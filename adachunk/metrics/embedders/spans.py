@@ -42,10 +42,12 @@ class SpanEmbeddings:
     """
 
     def __init__(self, text: str, embedder: Embedder,
-                 block_starts: Sequence[int] | Callable[[], Sequence[int]] = ()):
+                 block_starts: Sequence[int] | Callable[[], Sequence[int]] = (), log: Any = None):
         self.text = text
         self.embedder = embedder
         self._block_starts = block_starts
+        self._log = log  # persisted model outputs (a VectorLog of the analysis store), or None
+        self._stored: dict[str, np.ndarray] | None = None
         self._vectors: dict[Span, np.ndarray] = {}
         self._by_text: dict[str, np.ndarray] = {}
         self._piece_texts: dict[str, np.ndarray] = {}  # text of every span that fits → its vector
@@ -112,15 +114,35 @@ class SpanEmbeddings:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)
         return np.stack([self._vectors[s] for s in spans])
 
+    def _from_store(self, kind: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        """Vectors another process already stored for ``keys`` (``kind``: piece or text)."""
+        if self._log is None:
+            return {}
+        if self._stored is None:
+            self._stored = self._log.load()
+            self.stats["loaded"] = len(self._stored)
+        found = {k: self._stored[kind + k] for k in keys if kind + k in self._stored}
+        self.stats["stored_hits"] = self.stats.get("stored_hits", 0) + len(found)
+        return found
+
+    def _to_store(self, kind: str, keys: Sequence[str], vectors) -> None:
+        if self._log is not None:
+            self._log.append([kind + k for k in keys], vectors)
+
     def get_texts(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors of free texts (not spans, e.g. a window with gaps), cached by content."""
-        keys = [hashlib.sha1(t.encode("utf-8", "surrogatepass")).hexdigest() for t in texts]
+        keys = [_digest(t) for t in texts]
         new = {k: t for k, t in zip(keys, texts) if k not in self._by_text}
+        if new:
+            stored = self._from_store("t", list(new))
+            self._by_text.update(stored)
+            new = {k: t for k, t in new.items() if k not in stored}
         if new:
             vecs = self.embedder.embed(list(new.values()))
             self.stats["model_calls"] += 1
             self.stats["embedded"] += len(new)
             self._by_text.update(zip(new, vecs))
+            self._to_store("t", list(new), vecs)
         if not texts:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)
         return np.stack([self._by_text[k] for k in keys])
@@ -174,11 +196,22 @@ class SpanEmbeddings:
             return
         texts = [self.text[a:b] for a, b in spans]
         new = [t for t in dict.fromkeys(texts) if t not in self._piece_texts]
+        if new and self._log is not None:
+            digests = {t: _digest(t) for t in new}
+            stored = self._from_store("p", list(digests.values()))
+            self._piece_texts.update((t, stored[d]) for t, d in digests.items() if d in stored)
+            new = [t for t in new if digests[t] not in stored]
         if new:
-            self._piece_texts.update(zip(new, normalise(self.embedder.encode(new))))
+            vecs = normalise(self.embedder.encode(new))
+            self._piece_texts.update(zip(new, vecs))
             self.stats["model_calls"] += 1
             self.stats["embedded"] += len(new)
+            self._to_store("p", [_digest(t) for t in new], vecs)
         self._vectors.update((s, self._piece_texts[t]) for s, t in zip(spans, texts))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 # -- embedder resolution ---------------------------------------------------------------------
@@ -223,9 +256,13 @@ def document_span_embeddings(doc, spec: Any, memo) -> SpanEmbeddings:
     ``semantic.shift.v1`` structures embed each span once between them)."""
     from .blocks import block_starts
 
+    from ...analysis import analysis_of
+
     emb = load_embedder(spec)
+    # with an analysis store, the vectors outlive the process (tune, ab, run --resume)
+    log = analysis_of(doc).vector_log("emb." + hashlib.sha256(emb.fingerprint.encode()).hexdigest()[:24])
     return memo(("span_embeddings", emb.fingerprint), lambda: SpanEmbeddings(
-        doc.text, emb, lambda: block_starts(doc, "auto", memo)[0]))
+        doc.text, emb, lambda: block_starts(doc, "auto", memo)[0], log=log))
 
 
 def span_embeddings(ctx) -> SpanEmbeddings:
