@@ -289,3 +289,29 @@ def test_tuned_yaml_restates_rules_solver_and_weights_so_they_override_the_base(
     assert w["bi"] > w["sc"]
     assert "candidates:" not in text  # untouched sections are not restated
     assert text.count("vs without it") == 4
+
+
+def test_qa_budget_reaches_the_retrieval_and_the_study_signature(tmp_path, monkeypatch, capsys):
+    """`--qa-budget` is handed to evaluate_chunks, and a study with another budget is ADA317."""
+    pytest.importorskip("adachunk.evaluate")
+    from adachunk import evaluate
+    from adachunk.evaluate.measures import Budget
+    from tests.conftest import EXAMPLES
+
+    seen = []
+    real = evaluate.evaluate_chunks
+
+    def spy(*args, **kw):
+        seen.append(kw.get("budget"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(evaluate, "evaluate_chunks", spy)
+    docs = [str(p) for p in sorted(EXAMPLES.glob("*.md"))]
+    out = tmp_path / "o"
+    common = ["tune", "--profile", str(tmp_path / "tiny.yaml"), *docs, "--objective", "qa", "--qa",
+              str(EXAMPLES / "qa.jsonl"), "--trials", "2", "-k", "2", "--out", str(out), "--no-plots", "-q"]
+    (tmp_path / "tiny.yaml").write_text(PROFILE, encoding="utf-8")
+    assert main(common + ["--qa-budget", "512*k"]) == 0
+    assert seen and all(b == Budget(512, per_k=True) for b in seen)
+    assert main(common + ["--qa-budget", "256*k"]) == 2
+    assert "ADA317" in capsys.readouterr().err

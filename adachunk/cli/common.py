@@ -52,3 +52,15 @@ def solver_overrides(args) -> dict:
     return {"max_size": args.max_size, "min_size": args.min_size, "granularity": args.granularity,
             "tokenizer": args.tokenizer, "overlap": args.overlap, "chunk_cost": args.chunk_cost,
             "target_size": args.target_size}
+
+
+def budget_arg(text: str):
+    """argparse type of a retrieval token budget (``2048``, ``512*k``): see ``adachunk eval``."""
+    import argparse
+
+    from ..evaluate.measures import parse_budget
+
+    try:
+        return parse_budget(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

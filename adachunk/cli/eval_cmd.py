@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .common import budget_arg
+
 EPILOG = """\
 Chunkings (--chunking, repeatable; the first is the baseline of the deltas; LABEL=SPEC names one):
   profile:P      the profile's adaptive winner per document (as `adachunk run`)
@@ -52,15 +54,6 @@ def _ks(text: str) -> list[int]:
     return ks
 
 
-def _budget(text: str):
-    from ..evaluate.measures import parse_budget
-
-    try:
-        return parse_budget(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def add_parsers(sub) -> list[str]:
     """Register ``eval`` (and its ``generate`` mode)."""
     p = sub.add_parser("eval", help="retrieval evaluation of chunkings on a QA set (recall@k, MRR, coverage, bootstrap CIs)",
@@ -76,7 +69,7 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--retriever", "-r", action="append", default=[], metavar="NAME",
                    help="bm25 (default), dense, hybrid; repeatable or comma-separated")
     p.add_argument("--k", type=_ks, default=[1, 3, 5, 10], metavar="K,K,...", help="cut-offs (default 1,3,5,10)")
-    p.add_argument("--budget", type=_budget, metavar="TOKENS", help="token budget of the retrieved context: 2048, or 512*k")
+    p.add_argument("--budget", type=budget_arg, metavar="TOKENS", help="token budget of the retrieved context: 2048, or 512*k")
     p.add_argument("--scope", choices=["corpus", "doc"], default="corpus",
                    help="retrieve over every document's chunks (default) or the question's document only")
     p.add_argument("--rrf-k", type=int, default=60, help="reciprocal rank fusion constant of hybrid (default 60)")

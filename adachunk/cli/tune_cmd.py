@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .common import budget_arg
+
 TUNE_HELP = """\
 What is tuned: by default the profile's first dp.v1 candidate (its own size overrides, else the
 solver section): every document is chunked with the variant, post-processed as the pool does,
@@ -42,6 +44,9 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--qa-measure", help="QA measure to maximise, e.g. coverage@5 (default), recall@5, mrr")
     p.add_argument("--retriever", choices=["bm25", "dense", "hybrid"], default="bm25",
                    help="retriever of the QA objective (default: bm25)")
+    p.add_argument("--qa-budget", type=budget_arg, metavar="TOKENS",
+                   help="token budget of the QA objective, e.g. 2048 or '512*k' (as `adachunk eval --budget`): "
+                   "without one, larger chunks retrieve more text and win by size")
     p.add_argument("--trials", "-n", type=int, help="trials per fold, in total (default: the profile's, 30)")
     p.add_argument("--folds", "-k", type=int, help="cross-validation folds over documents (default: 5)")
     p.add_argument("--seed", type=int, help="seed of the fold split and the sampler (default: the profile's, 0)")
@@ -81,7 +86,8 @@ def run(args) -> int:
                           qa_measure=args.qa_measure, trials=args.trials, folds=args.folds, seed=args.seed,
                           target=args.target, params=args.param, errors=args.errors,
                           progress=False if args.quiet else None, plots=not args.no_plots,
-                          qa_options={"retriever": args.retriever})
+                          qa_options={"retriever": args.retriever,
+                                      **({"budget": args.qa_budget} if args.qa_budget is not None else {})})
     except ValueError as exc:  # too few documents for the folds, an unknown QA measure
         parser.error(str(exc))
     if not args.quiet:

@@ -81,13 +81,15 @@ def make_folds(doc_ids: list[str], k: int, seed: int) -> list[list[str]]:
 
 
 def signature_of(rp, space: Space, docs: dict, *, objective: str, qa_measure: str, qa_path: str | None,
-                 folds: int, seed: int) -> dict[str, Any]:
+                 folds: int, seed: int, qa_options: dict | None = None) -> dict[str, Any]:
     """What a study in ``--out`` must agree on to be resumed."""
     qa_hash = hashlib.sha256(Path(qa_path).read_bytes()).hexdigest()[:16] if qa_path else None
     doc_hash = hashlib.sha256(json.dumps(sorted((d, doc.content_hash) for d, doc in docs.items())).encode())
     return {"profile": rp.name, "fingerprint": rp.fingerprint[:16], "space": space.signature(),
             "target": space.target, "objective": objective, "qa_measure": qa_measure if qa_path else None,
-            "qa": qa_hash, "folds": folds, "seed": seed, "documents": doc_hash.hexdigest()[:16]}
+            "qa": qa_hash, "folds": folds, "seed": seed, "documents": doc_hash.hexdigest()[:16],
+            # retriever, budget: they change every QA score (absent for the intrinsic objective)
+            **({"qa_options": {k: str(v) for k, v in sorted((qa_options or {}).items())}} if qa_path else {})}
 
 
 def _check_store(out: Path, sig: dict[str, Any], storage: str) -> None:
@@ -216,7 +218,7 @@ def run_tune(rp, docs: dict, space: Space, out: str | Path, *, trials: int, fold
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     sig = signature_of(rp, space, docs, objective=objective, qa_measure=qa_measure, qa_path=qa_path,
-                       folds=folds, seed=seed)
+                       folds=folds, seed=seed, qa_options=qa_options)
     url = f"sqlite:///{out / 'study.db'}"
     _check_store(out, sig, url)
     storage = optuna.storages.RDBStorage(url)  # one engine for every fold's study
