@@ -232,3 +232,24 @@ def test_detector_key_follows_the_metric_settings_it_reads():
     a, b = {"coref": {"type": "heuristic.v1"}, "weights": {"sc": 1}}, {"coref": {"type": "auto"}, "weights": {"sc": 1}}
     assert detector_key(coref, a) != detector_key(coref, b)
     assert detector_key(word, a) == detector_key(word, b) == detector_key(word, {"weights": {"bi": 1}})
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_ramp_sum_kernel_equals_numpy_bit_for_bit(data):
+    from adachunk.cost.coverage_sum import _ramp_loop, ramp_sums, ramp_sums_reference
+
+    cnt = np.array(data.draw(st.lists(st.integers(0, 20), min_size=1, max_size=20)), dtype=np.int64)
+    n = int(cnt.sum())
+    floats = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
+    base = np.array(data.draw(st.lists(floats, min_size=n, max_size=n)), dtype=np.float64)
+    bins = data.draw(st.integers(1, 30))
+    inverse = np.array(data.draw(st.lists(st.integers(0, bins - 1), min_size=n, max_size=n)), dtype=np.int64)
+    slope = np.array(data.draw(st.lists(floats, min_size=len(cnt), max_size=len(cnt))), dtype=np.float64)
+    va = np.array(data.draw(st.lists(floats, min_size=len(cnt), max_size=len(cnt))), dtype=np.float64)
+    want = ramp_sums_reference(base, inverse, cnt, slope, va, bins)
+    got = ramp_sums(base, inverse, cnt, slope, va, bins, jit=True)
+    assert want.tobytes() == got.tobytes()
+    acc = np.zeros(bins)
+    _ramp_loop(base, inverse, cnt, slope, va, acc)  # uncompiled: the function Numba compiles
+    assert acc.tobytes() == want.tobytes()

@@ -1,4 +1,6 @@
-"""The const rules' share of every cut cost: ``sum over rules of scale * coverage``, one pass.
+"""Compiled sums of the cost lattice for policies that share one document's structures.
+
+**Const rules**: ``sum over rules of scale * coverage``, one pass.
 
 A tuning trial changes scales, not structures: the coverage counts (how many of a rule's
 regions cover each candidate) are fixed per document, so the const part of the lattice is a
@@ -6,6 +8,13 @@ matrix-vector product of integers. :func:`weighted_sum_reference` is the plain n
 rule at a time; :func:`weighted_sum` runs the same arithmetic in one compiled pass over the
 candidates once Numba is loaded anyway (the solver compiles for large inputs) or the input is
 large, and is bit-identical to the reference (``tests/test_analysis.py``): integers only.
+
+**Ramps**: a ramp's value at a covered candidate is ``base * slope + va`` (``base = d - a``, the
+distance into its segment), summed per candidate over the spans covering it; the plain numpy
+version is a multiply, an add and a ``bincount``. :func:`ramp_sums` does the same float
+operations in the same order in one compiled pass (Numba does not fuse a multiply and an add
+into one rounding unless fast-math is asked for, which it is not), so the sums are identical
+(``tests/test_analysis.py`` compares every bit).
 """
 
 from __future__ import annotations
@@ -54,3 +63,34 @@ def weighted_sum(matrix: np.ndarray, scales: np.ndarray, *, jit: bool | None = N
     out = np.zeros(matrix.shape[1], dtype=np.int64)
     compiled(_weighted_sum_loop)(np.ascontiguousarray(matrix), scales, out)
     return out
+
+
+def ramp_sums_reference(base, inverse, cnt, slope, va, n_bins: int) -> np.ndarray:
+    """Per bin, the sum of ``base * slope + va`` over its entries (rows of ``cnt`` entries)."""
+    vals = base * np.repeat(slope, cnt)
+    vals += np.repeat(va, cnt)
+    return np.bincount(inverse, weights=vals, minlength=n_bins)
+
+
+def _ramp_loop(base, inverse, cnt, slope, va, acc):
+    k = 0
+    for r in range(cnt.shape[0]):
+        s = slope[r]
+        v = va[r]
+        for _ in range(cnt[r]):
+            x = base[k] * s
+            x = x + v
+            acc[inverse[k]] += x
+            k += 1
+
+
+def ramp_sums(base, inverse, cnt, slope, va, n_bins: int, *, jit: bool | None = None) -> np.ndarray:
+    """:func:`ramp_sums_reference` in one compiled pass (when Numba is loaded or ``jit``)."""
+    if jit is None:
+        jit = numba_loaded() or len(base) >= JIT_MIN_CELLS
+    if not jit:
+        return ramp_sums_reference(base, inverse, cnt, slope, va, n_bins)
+    acc = np.zeros(n_bins, dtype=np.float64)
+    compiled(_ramp_loop)(base, np.ascontiguousarray(inverse, dtype=np.int64), np.ascontiguousarray(cnt, dtype=np.int64),
+                         np.ascontiguousarray(slope, dtype=np.float64), np.ascontiguousarray(va, dtype=np.float64), acc)
+    return acc

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..types import SpanArrays, Structure, span_arrays
-from .coverage_sum import weighted_sum, weighted_sum_reference
+from .coverage_sum import ramp_sums, weighted_sum, weighted_sum_reference
 from .punishments import Shape
 from .reference import BATCH as _BATCH
 from .reference import batches, const_values, ramp_batch
@@ -271,7 +271,10 @@ class CostCache:
             return weighted_sum_reference(covs, scales)
         matrix = stacked[1]
         if matrix is None:
-            matrix = np.stack(covs)
+            # coverage counts are nesting depths: the narrowest type that holds them reads fastest
+            peak = max(int(c.max(initial=0)) for c in covs)
+            dtype = np.uint8 if peak <= 0xFF else np.uint16 if peak <= 0xFFFF else np.int32
+            matrix = np.stack(covs).astype(dtype, copy=False)
             views = list(matrix)
             swap = {id(c): v for c, v in zip(covs, views)}
             for row_key, (st, en, value) in list(self._rows.items()):
@@ -280,6 +283,12 @@ class CostCache:
             del self._stacks[key]
             self._stacks[tuple(id(v) for v in views)] = (views, matrix)
         return weighted_sum(matrix, scales)
+
+    def sorted_spans(self, spans) -> SpanArrays:
+        """:func:`span_arrays` of a label's spans, checked for order once per array pair."""
+        if isinstance(spans, tuple) and len(spans) == 2 and isinstance(spans[0], np.ndarray):
+            return self._get(spans[0], spans[1], ("sorted",), lambda: span_arrays(spans))
+        return span_arrays(spans)
 
     def coverage(self, starts, ends, side: str) -> np.ndarray | None:
         """Regions of ``side`` covering each candidate (int32), or None when none covers any."""
@@ -320,12 +329,13 @@ class CostCache:
                 part = parts[b] = _RampPart(self.P, lo[sl], k_lo[sl], counts[sl], segs, self.arange)
             if part.fallback:
                 idx, vals = ramp_batch(self.P, lo[sl], hi[sl], k_lo[sl], counts[sl], shape)
+            elif out is None:  # one batch: summed over the covered candidates only
+                _a, va, slope = _segment_lines(segs)
+                sums = ramp_sums(part.base, part.inverse, part.cnt, slope, va, len(part.unique))
+                total[part.unique] += np.rint(sums).astype(np.int64)
+                return
             else:
                 idx, vals = part.values(segs)
-                if out is None:  # one batch: bincount over the covered candidates only
-                    total[part.unique] += np.rint(np.bincount(part.inverse, weights=vals,
-                                                              minlength=len(part.unique))).astype(np.int64)
-                    return
             if out is None:
                 out = np.zeros(len(self.P), dtype=np.float64)
             out += np.bincount(idx, weights=vals, minlength=len(self.P))
@@ -384,7 +394,7 @@ def _cached_costs(cache: CostCache, structures, rules: list[CostRule]) -> np.nda
     consts: list[tuple[np.ndarray, int]] = []
     for rule in rules:
         found = structures.get(rule.label)
-        starts, ends = span_arrays(found) if found is not None else _EMPTY
+        starts, ends = cache.sorted_spans(found) if found is not None else _EMPTY
         for side, shape in (("on", rule.on), ("off", rule.off)):
             if shape is None:
                 continue
