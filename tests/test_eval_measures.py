@@ -199,3 +199,24 @@ def test_index_text_with_heading_path():
     plain = evaluate_chunks({"d": [c1, c0]}, qa, ks=(1,))
     headed = evaluate_chunks({"d": [c1, c0]}, qa, ks=(1,), index_text="heading_path+text")
     assert plain.summary["recall@1"] == 0.0 and headed.summary["recall@1"] == 1.0
+
+
+def test_cluster_bootstrap_resamples_whole_documents():
+    """Hand-checkable: with two documents, every resample's mean is one of the means of
+    {A,A}, {A,B}, {B,B}; questions resampled alone give many more distinct means."""
+    import numpy as np
+
+    from adachunk.evaluate.stats import paired_delta, resampled_means
+
+    d = np.array([[1.0, 1.0, 1.0, 0.0]])  # document A: three questions at 1; document B: one at 0
+    groups = ["A", "A", "A", "B"]
+    means = resampled_means(d, 500, 0, groups)[0]
+    assert set(np.round(means, 6)) <= {1.0, 0.75, 0.0}  # AA: 6/6, AB: 3/4, BB: 0/2
+    assert len(set(np.round(resampled_means(d, 500, 0)[0], 6))) > 3
+    # all questions of a document agree → the cluster CI is wider than the question CI
+    a, b = [0.0] * 12, [1.0] * 6 + [0.0] * 6
+    docs = ["x"] * 6 + ["y"] * 6
+    per_q = paired_delta(a, b, 2000, 0)
+    per_doc = paired_delta(a, b, 2000, 0, groups=docs)
+    assert per_q["delta"] == per_doc["delta"] == 0.5
+    assert per_doc["ci95"][1] - per_doc["ci95"][0] > per_q["ci95"][1] - per_q["ci95"][0]

@@ -81,6 +81,9 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--index-text", choices=["text", "heading_path+text"], default="text",
                    help="what is indexed per chunk (default: its text)")
     p.add_argument("--bootstrap", type=int, default=2000, metavar="N", help="bootstrap resamples (default 2000)")
+    p.add_argument("--bootstrap-unit", choices=["question", "document"], default="question",
+                   help="resample questions (default) or whole documents with their questions (a cluster "
+                   "bootstrap: honest CIs when questions of one document move together; needs several documents)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and of `generate` (default 0)")
     p.add_argument("--primary", metavar="MEASURE", help="measure of the selection statistics (default recall@5)")
     p.add_argument("--fail-if", action="append", type=_condition, default=[], metavar="EXPR",
@@ -114,6 +117,7 @@ def run(args) -> int:
         res = run_eval(args.inputs, args.qa, args.chunking, retrievers=retrievers, ks=args.k, budget=args.budget,
                        scope=args.scope, rrf_k=args.rrf_k, embedder=_embedder(parser, args.embedder),
                        profile=args.profile, index_text=args.index_text, n_boot=args.bootstrap, seed=args.seed,
+                       bootstrap_unit=args.bootstrap_unit,
                        primary=args.primary, conditions=args.fail_if, errors=args.errors, progress=say)
     except ValueError as exc:
         parser.error(str(exc))

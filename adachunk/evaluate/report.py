@@ -85,7 +85,8 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
              ks: Sequence[int] = (1, 3, 5, 10), budget: Any = None, scope: str = "corpus", rrf_k: int = 60,
              embedder: Any = None, profile: Any = "default", index_text: str = "text", n_boot: int = 2000,
              seed: int = 0, primary: str | None = None, conditions: Sequence[Condition] = (),
-             errors: str = "strict", progress: Callable[[str], None] | None = None) -> EvalReport:
+             errors: str = "strict", progress: Callable[[str], None] | None = None,
+             bootstrap_unit: str = "question") -> EvalReport:
     """Evaluate each chunking of ``specs`` with each retriever on the QA set.
 
     Args:
@@ -98,6 +99,9 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
         embedder: embedder spec for dense/hybrid (None: the profile's index, else metrics, embedder).
         profile: the profile for the embedder and the ``fixed:``/``splitter:`` policy.
         n_boot, seed: bootstrap resamples and their seed.
+        bootstrap_unit: ``question`` (resample questions) or ``document`` (resample whole
+            documents with their questions: a cluster bootstrap, wider CIs when questions of one
+            document move together).
         primary: the measure of the selection statistics (default :func:`primary_measure`).
         conditions: ``--fail-if`` conditions.
         errors: invalid UTF-8 handling of the readers.
@@ -126,14 +130,15 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
         if measure not in evals[0].keys:
             raise ValueError(f"unknown primary measure {measure!r}; allowed: {', '.join(evals[0].keys)}")
         results[ret] = {cs.label: ev.summary for cs, ev in zip(sets, evals)}
-        comparisons[ret] = _compare(sets, evals, measure, n_boot, seed)
+        groups = [r["doc"] for r in evals[0].per_question] if bootstrap_unit == "document" else None
+        comparisons[ret] = _compare(sets, evals, measure, n_boot, seed, groups)
         for cs, ev in zip(sets, evals):
             rows += [{"retriever": ret, "chunking": cs.label, **r} for r in ev.per_question]
     report = {
         "version": REPORT_VERSION,
         "settings": {"retrievers": list(retrievers), "ks": ks, "budget": str(bud) if bud else None, "scope": scope,
                      "rrf_k": rrf_k, "index_text": index_text, "embedder": _jsonable(embedder) if embedder else None,
-                     "bootstrap": n_boot, "seed": seed, "primary": measure},
+                     "bootstrap": n_boot, "bootstrap_unit": bootstrap_unit, "seed": seed, "primary": measure},
         "documents": {"count": len(docs), "ids": list(docs), "notes": notes},
         "qa": qa.record(),
         "chunkings": [cs.record() for cs in sets],
@@ -146,11 +151,12 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
     return EvalReport(report, gate)
 
 
-def _compare(sets: list[ChunkingSet], evals: list, measure: str, n_boot: int, seed: int) -> dict[str, Any]:
+def _compare(sets: list[ChunkingSet], evals: list, measure: str, n_boot: int, seed: int,
+             groups: list | None = None) -> dict[str, Any]:
     base = evals[0]
-    deltas = {cs.label: {k: paired_delta(base.values(k), ev.values(k), n_boot, seed) for k in base.keys}
+    deltas = {cs.label: {k: paired_delta(base.values(k), ev.values(k), n_boot, seed, groups) for k in base.keys}
               for cs, ev in zip(sets[1:], evals[1:])}
-    sel = selection([cs.label for cs in sets], [ev.values(measure) for ev in evals], n_boot, seed) \
+    sel = selection([cs.label for cs in sets], [ev.values(measure) for ev in evals], n_boot, seed, groups) \
         if len(sets) > 1 else None
     return {"baseline": sets[0].label, "deltas": deltas, "selection": sel}
 

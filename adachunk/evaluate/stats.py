@@ -16,8 +16,11 @@ resample draws question indices once and applies them to every chunking. Resampl
   estimate assumes the observed ``d`` and ``sd`` are the true ones (they are noisy for small n);
   ``d = 0`` can never be settled (None).
 
-Questions of one document are not independent (they share chunks); the bootstrap resamples
-questions, not documents, so its CIs are somewhat optimistic on a corpus with few documents.
+Questions of one document are not independent (they share chunks): resampling questions gives
+somewhat optimistic CIs on a corpus with few documents. With ``groups`` (each question's
+document; ``adachunk eval --bootstrap-unit document``) the bootstrap draws whole documents with
+replacement instead (a cluster bootstrap): a resample's mean is the sum over its drawn
+documents' questions divided by their count.
 """
 
 from __future__ import annotations
@@ -36,8 +39,26 @@ def resample_indices(n: int, n_boot: int = 2000, seed: int = 0) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, n, size=(n_boot, n)) if n else np.zeros((n_boot, 0), np.int64)
 
 
-def paired_delta(a: Sequence[float], b: Sequence[float], n_boot: int = 2000, seed: int = 0) -> dict[str, Any]:
-    """Mean delta ``b − a`` over paired questions with a 95 % percentile-bootstrap CI.
+def resampled_means(values: np.ndarray, n_boot: int, seed: int, groups: Sequence[Any] | None = None) -> np.ndarray:
+    """Bootstrap means of each row of ``values`` (``(rows, questions)``) → ``(rows, n_boot)``.
+
+    Without ``groups`` questions are drawn with replacement; with them, whole groups are
+    (one label per question, e.g. its document), all rows with the same draws (paired).
+    """
+    if groups is None:
+        return values[:, resample_indices(values.shape[1], n_boot, seed)].mean(axis=2)
+    labels, cluster = np.unique(np.asarray([str(g) for g in groups]), return_inverse=True)
+    sums = np.zeros((values.shape[0], len(labels)))
+    np.add.at(sums.T, cluster, values.T)
+    counts = np.bincount(cluster, minlength=len(labels)).astype(np.float64)
+    draws = resample_indices(len(labels), n_boot, seed)  # (n_boot, groups)
+    return sums[:, draws].sum(axis=2) / counts[draws].sum(axis=1)[None, :]
+
+
+def paired_delta(a: Sequence[float], b: Sequence[float], n_boot: int = 2000, seed: int = 0,
+                 groups: Sequence[Any] | None = None) -> dict[str, Any]:
+    """Mean delta ``b − a`` over paired questions with a 95 % percentile-bootstrap CI
+    (``groups``: resample whole groups of questions, see the module docstring).
 
     Returns:
         ``mean_a``, ``mean_b``, ``delta``, ``ci95`` ([low, high]), ``n``, ``sd`` (of the paired
@@ -52,7 +73,7 @@ def paired_delta(a: Sequence[float], b: Sequence[float], n_boot: int = 2000, see
         return {"mean_a": None, "mean_b": None, "delta": None, "ci95": None, "n": 0, "sd": None,
                 "questions_needed": None}
     d = y - x
-    means = d[resample_indices(n, n_boot, seed)].mean(axis=1)
+    means = resampled_means(d[None, :], n_boot, seed, groups)[0]
     lo, hi = np.percentile(means, [2.5, 97.5])
     sd = float(d.std(ddof=1)) if n > 1 else 0.0
     return {"mean_a": _r(x.mean()), "mean_b": _r(y.mean()), "delta": _r(d.mean()), "ci95": [_r(lo), _r(hi)],
@@ -69,13 +90,14 @@ def questions_needed(delta: float, sd: float, z: float = Z95) -> int | None:
     return int(math.floor((z * sd / abs(delta)) ** 2)) + 1
 
 
-def prob_best(values: Sequence[Sequence[float]], n_boot: int = 2000, seed: int = 0) -> list[float]:
-    """Per option (row), the share of paired resamples of the questions in which its mean is the
-    highest; options tied for the highest share that resample equally."""
+def prob_best(values: Sequence[Sequence[float]], n_boot: int = 2000, seed: int = 0,
+              groups: Sequence[Any] | None = None) -> list[float]:
+    """Per option (row), the share of paired resamples of the questions (or of ``groups``) in
+    which its mean is the highest; options tied for the highest share that resample equally."""
     m = np.asarray(values, np.float64)
     if m.ndim != 2 or m.shape[1] == 0:
         return [1.0 / len(m)] * len(m) if len(m) else []
-    means = m[:, resample_indices(m.shape[1], n_boot, seed)].mean(axis=2)  # (options, n_boot)
+    means = resampled_means(m, n_boot, seed, groups)  # (options, n_boot)
     top = means.max(axis=0)
     winners = np.isclose(means, top[None, :], rtol=0, atol=1e-12)
     share = winners / winners.sum(axis=0, keepdims=True)
@@ -83,7 +105,7 @@ def prob_best(values: Sequence[Sequence[float]], n_boot: int = 2000, seed: int =
 
 
 def selection(labels: Sequence[str], values: Sequence[Sequence[float]], n_boot: int = 2000,
-              seed: int = 0) -> dict[str, Any]:
+              seed: int = 0, groups: Sequence[Any] | None = None) -> dict[str, Any]:
     """Selection-aware comparison of N options on one measure (rows of ``values`` = options).
 
     Returns:
@@ -94,7 +116,7 @@ def selection(labels: Sequence[str], values: Sequence[Sequence[float]], n_boot: 
     m = np.asarray(values, np.float64)
     means = m.mean(axis=1) if m.size else np.zeros(len(labels))
     lead = int(np.argmax(means)) if len(labels) else 0
-    p = prob_best(m, n_boot, seed)
+    p = prob_best(m, n_boot, seed, groups)
     n = m.shape[1] if m.ndim == 2 else 0
     options = []
     for i, label in enumerate(labels):
@@ -103,7 +125,7 @@ def selection(labels: Sequence[str], values: Sequence[Sequence[float]], n_boot: 
             row.update(delta_vs_leader=0.0, ci95=None, questions_needed=None, more_questions=None,
                        ruled_out=False, why="leader")
         else:
-            cmp = paired_delta(m[lead], m[i], n_boot, seed)
+            cmp = paired_delta(m[lead], m[i], n_boot, seed, groups)
             below = cmp["ci95"] is not None and cmp["ci95"][1] < 0
             why = [w for w, ok in ((f"P(best) {p[i]:.3f} < {RULE_OUT_P}", p[i] < RULE_OUT_P),
                                    ("95% CI of the delta to the leader below 0", below)) if ok]

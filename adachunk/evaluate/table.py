@@ -33,19 +33,19 @@ def format_report(report: dict[str, Any]) -> str:
                 fmt = ".0f" if c.startswith("tokens") else ".3f"
                 cells.append(f"{_f(summ.get(c), fmt):>{max(6, len(c))}}")
             lines.append(f"{label:<{width}} {summ['chunks']:>6} {_f(summ['chunk_tokens'], '.0f'):>7} " + " ".join(cells))
-        lines += _delta_lines(report["comparisons"][ret], ks, width)
+        lines += _delta_lines(report["comparisons"][ret], ks, width, s.get("bootstrap_unit", "question"))
         lines += _selection_lines(report["comparisons"][ret].get("selection"), s["primary"], width)
     return "\n".join(lines)
 
 
-def _delta_lines(comp: dict[str, Any], ks: list[int], width: int) -> list[str]:
+def _delta_lines(comp: dict[str, Any], ks: list[int], width: int, unit: str = "question") -> list[str]:
     """One row per measure, one column per chunking: mean paired delta and its 95% CI."""
     if not comp["deltas"]:
         return []
     shown = [f"recall@{k}" for k in ks] + ["mrr"] + [f"coverage@{k}" for k in ks]
     labels = list(comp["deltas"])
     col = max([28] + [len(lab) for lab in labels])
-    out = [f"paired delta vs {comp['baseline']} (mean over questions, 95% bootstrap CI):",
+    out = [f"paired delta vs {comp['baseline']} (mean over questions, 95% bootstrap CI resampling {unit}s):",
            f"  {'measure':<12}" + "".join(f" {lab:<{col}}" for lab in labels)]
     for m in shown:
         cells = []
