@@ -118,7 +118,9 @@ def test_store_ignores_broken_entries(tmp_path):
     path = next(tmp_path.rglob("det.x.npz"))
     path.write_bytes(b"not a zip")
     assert store.get("ab" * 32, "det.x") is None
-    assert not store.put("ab" * 32, "det.x", {"starts": np.arange(2)}), "entries are written once"
+    assert store.put("ab" * 32, "det.x", {"starts": np.arange(2)}), "a broken entry is replaced"
+    assert store.get("ab" * 32, "det.x")["starts"].tolist() == [0, 1]
+    assert not store.put("ab" * 32, "det.x", {"starts": np.arange(5)}), "a readable entry is written once"
 
 
 def test_document_key_covers_reader_facts():

@@ -1,11 +1,12 @@
 """The on-disk store of document analyses, shared by processes (``tune``, ``ab``, ``run --resume``).
 
-Layout: ``ROOT/<document key[:2]>/<document key>/<entry>.npz``, one file per entry (a
-detector's spans, a tokenizer's boundaries, the Markdown parse), written once, atomically
-(temporary file + rename), never rewritten: two processes analysing the same document write the
-same bytes, so whichever rename lands last is as good as the first. Entries are plain numpy
+Layout: ``ROOT/v1/<document key[:2]>/<document key>/<entry>.npz``, one file per entry (a
+detector's spans, a tokenizer's boundaries, the Markdown parse, a batch of embedding vectors),
+written once, atomically (temporary file + rename), never rewritten once readable: two
+processes analysing the same document write the same bytes, so whichever rename lands last is
+as good as the first. Entries are plain numpy
 arrays (``allow_pickle=False``): loading a store cannot run code. An unreadable entry (a
-truncated file, another version's layout) is ignored and recomputed.
+truncated file, another version's layout) is ignored, recomputed and replaced.
 
 The store is chosen per process with :func:`use_store` or the ``ADACHUNK_ANALYSIS_CACHE``
 environment variable (inherited by worker processes); analyses made while none is set stay in
@@ -53,8 +54,8 @@ class AnalysisStore:
     def put(self, doc_key: str, name: str, arrays: dict[str, Any]) -> bool:
         """Write one entry (atomically); False when the store cannot be written (never raises)."""
         path = self._path(doc_key, name)
-        if path.exists():
-            return False
+        if path.exists() and self.get(doc_key, name) is not None:
+            return False  # written once; an unreadable one (a truncated write) is replaced
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".npz")
