@@ -213,3 +213,24 @@ def test_qdrant_local_sink(corpus, fast_profile, tmp_path, capsys):
     sink.close()
     assert main(["search", str(out), "installation steps", "-k", "2"]) == 0
     assert "1. " in capsys.readouterr().out
+
+
+def test_analysis_cache_is_filled_by_workers_and_changes_nothing(corpus, fast_profile, tmp_path):
+    """`run --analysis-cache` with worker processes: the store is written by the workers, and a
+    second run that loads it gives the same chunks as a run without a store."""
+    from adachunk.analysis.store import AnalysisStore, use_store
+
+    cache = tmp_path / "cache"
+    try:
+        use_store(cache)
+        run_corpus([str(corpus)], fast_profile, tmp_path / "a", workers=2, sink="none", progress=False)
+        entries = AnalysisStore(cache).entries()
+        assert entries > 0
+        run_corpus([str(corpus)], fast_profile, tmp_path / "b", workers=2, sink="none", progress=False)
+        assert AnalysisStore(cache).entries() == entries  # everything loaded, nothing new
+    finally:
+        use_store(None)
+    run_corpus([str(corpus)], fast_profile, tmp_path / "c", workers=1, sink="none", progress=False)
+    rows = [[(r["id"], r["start"], r["end"], r["tokens"]) for r in _lines(tmp_path / d / "chunks.jsonl")]
+            for d in "abc"]
+    assert rows[0] == rows[1] == rows[2]
