@@ -320,10 +320,12 @@ class CostCache:
             return
         lo, hi, k_lo, counts = cov
         parts = self._get(starts, ends, ("parts", side, shape.name, shape.width), dict)
-        slices = list(batches(counts, _BATCH))  # the reference's batches and order
+        # the reference's batches and order, with each batch's region lengths
+        slices = self._get(starts, ends, ("batches", side), lambda: [
+            (sl, (hi[sl] - lo[sl]).astype(np.float64)) for sl in batches(counts, _BATCH)])
         out = np.zeros(len(self.P), dtype=np.float64) if len(slices) > 1 else None
-        for b, sl in enumerate(slices):
-            segs = shape.segments((hi[sl] - lo[sl]).astype(np.float64))
+        for b, (sl, lengths) in enumerate(slices):
+            segs = shape.segments(lengths)
             part = parts.get(b)
             if part is None or not part.fits(segs):
                 part = parts[b] = _RampPart(self.P, lo[sl], k_lo[sl], counts[sl], segs, self.arange)

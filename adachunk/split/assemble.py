@@ -100,17 +100,30 @@ def build_chunks(
     """
     from ..analysis import analysis_of
 
-    pages = analysis_of(doc).memo(("page_index",), lambda: PageIndex(doc))
+    analysis = analysis_of(doc)
+    pages = analysis.memo(("page_index",), lambda: PageIndex(doc))
+    # ids by (fingerprint, span): candidates and tuning variants of one document share most spans
+    ids = analysis.memo(("chunk_ids",), dict)
+    if len(ids) > _IDS_KEPT:
+        ids.clear()
     out = []
     for i, (start, end) in enumerate(spans):
         core = core_starts[i] if core_starts is not None else start
         text = doc.text[start:end]
+        key = (fingerprint, start, end)
+        cid = ids.get(key)
+        if cid is None:
+            cid = ids[key] = chunk_id(doc.id, fingerprint, start, end)
         out.append(Chunk(
             index=i, start=start, end=end, text=text, size=int(unit_size(core, end)),
-            tokens=token_counts[i] if token_counts is not None else count_tokens(text), heading_path=headings.path_at(core) if headings else (),
-            pages=pages.pages_of(core, end), id=chunk_id(doc.id, fingerprint, start, end), core_start=core,
+            tokens=token_counts[i] if token_counts is not None else count_tokens(text),
+            heading_path=headings.path_at(core) if headings else (),
+            pages=pages.pages_of(core, end), id=cid, core_start=core,
         ))
     return out
+
+
+_IDS_KEPT = 200_000  # chunk ids kept per document (a tuning run's memory bound)
 
 
 def overlap_starts(
