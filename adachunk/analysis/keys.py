@@ -25,7 +25,7 @@ def _digest(obj: Any) -> str:
 
 def document_key(doc: Document) -> str:
     """sha256 of the text and of the reader's facts that detectors and metrics may read."""
-    h = hashlib.sha256(doc.text.encode("utf-8", "surrogatepass"))
+    h = hashlib.sha256(doc.content_hash.encode())  # the text's own sha256, as runs and ids use it
     facts = {
         "split_points": doc.split_points,
         "pages": [(p.number, p.start, p.end) for p in doc.pages] if doc.pages else None,

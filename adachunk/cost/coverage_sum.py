@@ -65,11 +65,16 @@ def weighted_sum(matrix: np.ndarray, scales: np.ndarray, *, jit: bool | None = N
     return out
 
 
-def ramp_sums_reference(base, inverse, cnt, slope, va, n_bins: int) -> np.ndarray:
-    """Per bin, the sum of ``base * slope + va`` over its entries (rows of ``cnt`` entries)."""
+def ramp_values(base, cnt, slope, va) -> np.ndarray:
+    """``base * slope + va`` per entry, ``slope`` and ``va`` given per row of ``cnt`` entries."""
     vals = base * np.repeat(slope, cnt)
     vals += np.repeat(va, cnt)
-    return np.bincount(inverse, weights=vals, minlength=n_bins)
+    return vals
+
+
+def ramp_sums_reference(base, inverse, cnt, slope, va, n_bins: int) -> np.ndarray:
+    """Per bin, the sum of :func:`ramp_values` over its entries."""
+    return np.bincount(inverse, weights=ramp_values(base, cnt, slope, va), minlength=n_bins)
 
 
 def _ramp_loop(base, inverse, cnt, slope, va, acc):

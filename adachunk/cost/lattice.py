@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..types import SpanArrays, Structure, span_arrays
-from .coverage_sum import ramp_sums, weighted_sum, weighted_sum_reference
+from .coverage_sum import ramp_sums, ramp_values, weighted_sum, weighted_sum_reference
 from .punishments import Shape
 from .reference import BATCH as _BATCH
 from .reference import batches, const_values, ramp_batch
@@ -149,9 +149,7 @@ class _RampPart:
     def values(self, segs) -> tuple[np.ndarray, np.ndarray]:
         """``(idx, vals)`` as :func:`_ramp_batch` returns them (same floats, same order)."""
         _a, va, slope = _segment_lines(segs)
-        vals = self.base * np.repeat(slope, self.cnt)
-        vals += np.repeat(va, self.cnt)
-        return self.idx, vals
+        return self.idx, ramp_values(self.base, self.cnt, slope, va)
 
 
 def _ramp_batch(P, lo, hi, k_lo, counts, shape: Shape, arange: bool):
@@ -278,7 +276,7 @@ class CostCache:
             views = list(matrix)
             swap = {id(c): v for c, v in zip(covs, views)}
             for row_key, (st, en, value) in list(self._rows.items()):
-                if id(value) in swap and any(value is c for c in covs):
+                if id(value) in swap:  # covs are alive, so a matching id is the same array
                     self._rows[row_key] = (st, en, swap[id(value)])
             del self._stacks[key]
             self._stacks[tuple(id(v) for v in views)] = (views, matrix)

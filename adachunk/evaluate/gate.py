@@ -17,10 +17,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from ..report.ab import COMPARISONS
+
 _MEASURE = r"(?:recall|span_recall|coverage|tokens)@\d+|mrr"
 _COND = re.compile(rf"^\s*(delta\s+)?(?:(bm25|dense|hybrid)\s*/\s*)?({_MEASURE})\s*(<=|>=|<|>)\s*"
                    r"([-+]?(?:\d+\.?\d*|\.\d+))\s*$", re.IGNORECASE)
-_OPS = {"<": lambda x, t: x < t, "<=": lambda x, t: x <= t, ">": lambda x, t: x > t, ">=": lambda x, t: x >= t}
 
 
 @dataclass(frozen=True)
@@ -72,12 +73,12 @@ def check_gate(report: dict[str, Any], conditions: Iterable[Condition]) -> list[
         if not c.delta:
             value = first[c.measure]
             out.append({"condition": str(c), "retriever": ret, "chunking": labels[0], "value": value,
-                        "holds": value is not None and _OPS[c.op](value, c.threshold)})
+                        "holds": value is not None and COMPARISONS[c.op](value, c.threshold)})
             continue
         if len(labels) < 2:
             raise ValueError(f"--fail-if {c}: a delta needs at least two chunkings")
         for label in labels[1:]:
             d = report["comparisons"][ret]["deltas"][label][c.measure]["delta"]
             out.append({"condition": str(c), "retriever": ret, "chunking": f"{label} - {labels[0]}", "value": d,
-                        "holds": d is not None and _OPS[c.op](d, c.threshold)})
+                        "holds": d is not None and COMPARISONS[c.op](d, c.threshold)})
     return out

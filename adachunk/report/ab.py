@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import operator
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,7 +185,8 @@ def _chunk_stats(run: RunData, sources: list[str]) -> dict[str, Any]:
 # --- CI gate ---------------------------------------------------------------------------------
 
 _COND = re.compile(r"^\s*(sc|bi|rc|icc|dcc|score)\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*$")
-_OPS = {"<": lambda x, t: x < t, "<=": lambda x, t: x <= t, ">": lambda x, t: x > t, ">=": lambda x, t: x >= t}
+# the comparison operators of a --fail-if condition (also those of `adachunk eval`)
+COMPARISONS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 @dataclass(frozen=True)
@@ -221,7 +223,7 @@ def check_gate(summary: dict[str, Any], conditions: Iterable[Condition]) -> list
     results = []
     for c in conditions:
         delta = summary["metrics"][c.metric]["delta"]
-        holds = delta is not None and _OPS[c.op](delta, c.threshold)
+        holds = delta is not None and COMPARISONS[c.op](delta, c.threshold)
         results.append({"condition": str(c), "metric": c.metric, "delta": delta, "holds": bool(holds)})
     return results
 

@@ -26,11 +26,17 @@ class Progress:
         now = time.monotonic()
         if self.enabled and (now - self._last > 0.2 or self.done == self.total):
             self._last = now
-            rate = self.done / max(now - self.t0, 1e-9)
-            eta = (self.total - self.done) / rate if rate else 0
+            _rate, eta = self.rate_eta(now)
             self.stream.write(f"\r[{self.done}/{self.total}] chunks {self.chunks}, failed {self.failed}, "
-                              f"ETA {int(eta // 60)}:{int(eta % 60):02d}   ")
+                              f"ETA {eta}   ")
             self.stream.flush()
+
+    def rate_eta(self, now: float | None = None) -> tuple[float, str]:
+        """Items done per second so far, and the time the rest will take as ``m:ss``."""
+        now = time.monotonic() if now is None else now
+        rate = self.done / max(now - self.t0, 1e-9)
+        eta = max(self.total - self.done, 0) / rate if rate else 0
+        return rate, f"{int(eta // 60)}:{int(eta % 60):02d}"
 
     def close(self) -> None:
         if self.enabled:

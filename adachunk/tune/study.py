@@ -27,7 +27,6 @@ import hashlib
 import json
 import logging
 import random
-import sys
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, Location
+from ..runner.progress import Progress
 from .objective import Evaluation, Evaluator
 from .space import Space
 
@@ -147,28 +147,21 @@ def _best(trials: list) -> Any:
     return max(trials, key=lambda t: (round(t.value, 9), -t.number)) if trials else None
 
 
-class _Progress:
-    """``\\r[fold f/k] trial t/n best B (base A) ETA m:ss`` on stderr when it is a TTY (or forced)."""
+class _Progress(Progress):
+    """``\r[fold f/k] trial t/n best B (base A) ETA m:ss`` on stderr when it is a TTY (or forced)."""
 
     def __init__(self, total: int, enabled: bool | None):
-        self.total, self.done, self.t0 = total, 0, time.monotonic()
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        super().__init__(total, enabled=enabled)
 
     def update(self, fold: int, k: int, n: int, trials: int, best: float | None, base: float | None) -> None:
         self.done += 1
         if not self.enabled:
             return
-        rate = self.done / max(time.monotonic() - self.t0, 1e-9)
-        eta = max(self.total - self.done, 0) / rate
+        rate, eta = self.rate_eta()
         fmt = lambda v: "-" if v is None else f"{v:.5f}"  # noqa: E731 - local formatting helper
-        sys.stderr.write(f"\r[fold {fold + 1}/{k}] trial {n}/{trials} best {fmt(best)} (base {fmt(base)}) "
-                         f"{rate:.2f} trials/s ETA {int(eta // 60)}:{int(eta % 60):02d}   ")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+        self.stream.write(f"\r[fold {fold + 1}/{k}] trial {n}/{trials} best {fmt(best)} (base {fmt(base)}) "
+                          f"{rate:.2f} trials/s ETA {eta}   ")
+        self.stream.flush()
 
 
 def _run_fold(study, ev: Evaluator, space: Space, fold: FoldResult, trials: int, seed: int,

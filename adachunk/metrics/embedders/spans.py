@@ -196,7 +196,8 @@ class SpanEmbeddings:
             return
         texts = [self.text[a:b] for a, b in spans]
         new = [t for t in dict.fromkeys(texts) if t not in self._piece_texts]
-        if new and self._log is not None:
+        digests: dict[str, str] = {}
+        if new and self._log is not None:  # texts are hashed only for a store
             digests = {t: _digest(t) for t in new}
             stored = self._from_store("p", list(digests.values()))
             self._piece_texts.update((t, stored[d]) for t, d in digests.items() if d in stored)
@@ -206,7 +207,8 @@ class SpanEmbeddings:
             self._piece_texts.update(zip(new, vecs))
             self.stats["model_calls"] += 1
             self.stats["embedded"] += len(new)
-            self._to_store("p", [_digest(t) for t in new], vecs)
+            if digests:
+                self._to_store("p", [digests[t] for t in new], vecs)
         self._vectors.update((s, self._piece_texts[t]) for s, t in zip(spans, texts))
 
 
