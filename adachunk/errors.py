@@ -137,6 +137,10 @@ CODES = {
     "ADA213": "embedding model not available offline",
     "ADA214": "coreference model not available (package or weights missing)",
     "ADA215": "tune search space is empty or invalid (names a rule, size or weight that does not exist)",
+    "ADA218": "api_key_env names a variable that is not an API key (allowed: *_API_KEY, OPENAI_*)",
+    "ADA219": "the LLM endpoint is not on this machine and --allow-remote-llm was not given",
+    "ADA220": "a file or folder named by a profile lies outside the allowed folders",
+    "ADA221": "a profile or rule pack file is larger than 1 MiB",
     "ADA301": "input file cannot be decoded (invalid UTF-8)",
     "ADA302": "input file not found or not a regular file",
     "ADA303": "unsupported input format",
@@ -154,4 +158,7 @@ CODES = {
     "ADA315": "QA file cannot be read (not JSONL, or a line without question/doc)",
     "ADA316": "a chunking to evaluate cannot be read or names no document of the QA set",
     "ADA317": "a tune study in --out belongs to another profile or search space",
+    "ADA318": "input file larger than the input size limit (--max-input-mb, ADACHUNK_MAX_INPUT_BYTES)",
+    "ADA319": "output folder in use by another run (its lock names the holder)",
+    "ADA320": "the vector index cannot be written (disk full, permissions, store error)",
 }

@@ -121,9 +121,14 @@ class Chunk:
         return (self.core_start if self.core_start >= 0 else self.start, self.end)
 
 
-def chunk_id(doc_id: str, fingerprint: str, start: int, end: int) -> str:
-    """Deterministic chunk id: first 16 hex digits of sha256(doc id, fingerprint, span)."""
-    h = hashlib.sha256(f"{doc_id}\x1f{fingerprint}\x1f{start}\x1f{end}".encode("utf-8", "surrogatepass"))
+def chunk_id(doc_id: str, fingerprint: str, start: int, end: int, content_hash: str = "") -> str:
+    """Deterministic chunk id: first 16 hex digits of sha256(doc id, text hash, fingerprint, span).
+
+    The text hash makes an edited document's chunks new ids, so an index that holds chunks by
+    id can tell stale rows from current ones.
+    """
+    h = hashlib.sha256(f"{doc_id}\x1f{content_hash}\x1f{fingerprint}\x1f{start}\x1f{end}".encode(
+        "utf-8", "surrogatepass"))
     return h.hexdigest()[:16]
 
 

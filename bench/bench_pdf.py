@@ -2,7 +2,9 @@
 
 The PDF is generated here with reportlab (tests/pdf_factory.py): about 3,000 characters per
 page (sections, paragraphs, bulleted lists, a ruled table every few pages, running header,
-footer and page numbers). Prints pages/s for the whole conversion and the share of each stage.
+footer and page numbers). Prints pages/s for the whole conversion and the share of each stage,
+then pages per CPU-second on the generated finance report (tests/pdf_corpus.py: a 240-row
+table without ruling lines over 7 A4 pages), where borderless-table detection does the most.
 
     /work/venv/bin/python bench/bench_pdf.py [--pages 200] [--repeat 1] [--backend pdfplumber] [--workers 2]
 
@@ -21,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+import pdf_corpus  # noqa: E402
 import pdf_factory  # noqa: E402
 
 from adachunk.ingest import _pdf_extract as ex  # noqa: E402
@@ -64,6 +67,13 @@ def main() -> None:
               f"{len(doc.text) / n:,.0f} Markdown chars/page, {len(doc.meta['tables'])} tables")
         print(f"convert: {secs:.1f} s wall -> {n / secs:.2f} pages/s ({len(doc.text) / secs / 1e3:,.1f} k chars/s); "
               f"{cpu_secs:.1f} s CPU -> {n / cpu_secs:.2f} pages per CPU-second")
+        fin, _ = pdf_corpus.build_finance(Path(tmp) / "finance.pdf")
+        c = time.process_time()
+        for _ in range(5):
+            fdoc = convert_pdf(fin, backend=args.backend, workers=args.workers)
+        fin_cpu = (time.process_time() - c) / 5
+        print(f"finance report (borderless 240-row table): {len(fdoc.pages)} pages, {len(fdoc.meta['tables'])} "
+              f"table(s), {fin_cpu:.2f} s CPU -> {len(fdoc.pages) / fin_cpu:.2f} pages per CPU-second")
         if args.backend == "pdfplumber" and args.workers == 1:
             parts = stages(path)
             total = sum(parts.values())

@@ -11,7 +11,9 @@ talk to it. Each test scripts the answers:
         server.requests  # the JSON bodies received, in order
 
 Answers are consumed in order; the last one repeats. An :class:`Answer` can also be an HTTP
-error (``status``) or arrive late (``delay_s``) to exercise timeouts.
+error (``status``) or arrive late (``delay_s``) to exercise timeouts, replace the JSON body with
+exact bytes (``raw``: truncated JSON, garbage), or drip its body one byte every ``drip_s``
+seconds (a server that never trips a per-read timeout).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ class Answer:
     status: int = 200
     delay_s: float = 0.0
     finish_reason: str = "stop"
+    raw: bytes | None = None  # sent as the 200 body instead of a chat.completion object
+    drip_s: float = 0.0  # seconds between body bytes (0: the body at once)
 
 
 class FakeOpenAI:
@@ -94,14 +98,21 @@ class FakeOpenAI:
             def log_message(self, *args) -> None:  # keep test output clean
                 pass
 
-            def _send(self, status: int, payload: dict) -> None:
-                data = json.dumps(payload).encode("utf-8")
+            def _send(self, status: int, payload: dict | bytes, drip_s: float = 0.0) -> None:
+                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
                 try:
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
-                    self.wfile.write(data)
+                    if not drip_s:
+                        self.wfile.write(data)
+                        return
+                    for i in range(len(data)):  # stops when the client hangs up or the server ends
+                        self.wfile.write(data[i:i + 1])
+                        self.wfile.flush()
+                        if fake._stop.wait(drip_s):
+                            return
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
                     pass
 
@@ -126,6 +137,7 @@ class FakeOpenAI:
                         "message": f"scripted HTTP {answer.status}", "type": "server_error",
                         "code": None}})
                     return
-                self._send(200, fake._completion(body, answer))
+                payload = answer.raw if answer.raw is not None else fake._completion(body, answer)
+                self._send(200, payload, answer.drip_s)
 
         return Handler

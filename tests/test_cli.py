@@ -12,7 +12,7 @@ import pytest
 from adachunk.cli.main import main
 
 FIELDS = ["id", "doc_id", "source", "index", "start", "end", "text", "size", "tokens", "heading_path",
-          "pages", "profile", "profile_fingerprint", "splitter"]
+          "pages", "profile", "profile_fingerprint", "splitter", "prev_id", "next_id"]
 DOC = "# Title\n\nFirst paragraph. It has two sentences.\n\n## Part\n\n- one\n- two\n"
 
 
@@ -31,6 +31,8 @@ def test_chunk_writes_jsonl(tmp_path, capsys):
     assert "".join(r["text"] for r in recs) == DOC
     assert all(DOC[r["start"]:r["end"]] == r["text"] for r in recs)
     assert recs[0]["source"] == str(f) and recs[0]["splitter"] == "dp.v1" and recs[0]["profile"] == "default"
+    assert [r["next_id"] for r in recs[:-1]] == [r["id"] for r in recs[1:]] and recs[-1]["next_id"] is None
+    assert recs[0]["prev_id"] is None and recs[1]["prev_id"] == recs[0]["id"]
 
 
 def test_chunk_output_file_and_paper_json(tmp_path):

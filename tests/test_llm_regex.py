@@ -340,9 +340,9 @@ def test_missing_key_for_a_remote_endpoint_is_a_fallback_not_a_crash(fake):
 
 def test_base_url_and_key_come_from_the_environment(fake, monkeypatch):
     monkeypatch.setenv("ADACHUNK_LLM_BASE_URL", fake.base_url)
-    monkeypatch.setenv("MY_LLM_KEY", "k-test")
+    monkeypatch.setenv("MY_LLM_API_KEY", "k-test")
     fake.script(Answer("<regex>(?m)^(?=## )</regex>"))
-    out = run(None, api_key_env="MY_LLM_KEY")
+    out = run(None, api_key_env="MY_LLM_API_KEY")
     assert out.meta["status"] == "ok" and out.meta["base_url"] == fake.base_url
     assert len(fake.requests) == 1
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -81,15 +82,17 @@ def _run(profile, folder, out, **kw):
     return tune(str(profile), [str(folder)], out, plots=False, **kw)
 
 
-def test_same_seed_same_tuned_yaml_and_a_resolvable_profile(corpus, tmp_path):
+def test_same_seed_same_tuned_yaml_and_a_resolvable_profile(corpus, tmp_path, monkeypatch):
     profile, folder = corpus
+    monkeypatch.setenv("ADACHUNK_PROFILE_PATH", str(Path(profile).parent))  # the base's folder
     res1, files1 = _run(profile, folder, tmp_path / "a")
     res2, files2 = _run(profile, folder, tmp_path / "b")
     text = files1["tuned"].read_text(encoding="utf-8")
     assert text == files2["tuned"].read_text(encoding="utf-8")
     assert [f.best_point for f in res1.folds] == [f.best_point for f in res2.folds]
     # a real profile extending the base by path, which `profile check` and load_profile accept
-    assert '\nextends: "../tiny.yaml"\n' in text
+    # once the base's folder is a search folder (and refuse without it: profiles are confined)
+    assert '\nextends: "../tiny.yaml"\n' in text and "ADACHUNK_PROFILE_PATH=" in text
     assert main(["profile", "check", str(files1["tuned"])]) == 0
     tuned = load_profile(files1["tuned"])
     base = load_profile(profile)
@@ -237,8 +240,9 @@ def test_fold_split_is_seeded_and_partitions():
     assert make_folds(ids, 3, 6) != a
 
 
-def test_qa_objective_fits_weights_with_their_spread(tmp_path):
+def test_qa_objective_fits_weights_with_their_spread(tmp_path, monkeypatch):
     pytest.importorskip("adachunk.evaluate", reason="adachunk.evaluate (QA evaluation) is not installed")
+    monkeypatch.setenv("ADACHUNK_PROFILE_PATH", str(tmp_path))  # tuned.yaml extends ../qa.yaml
     from tests.conftest import EXAMPLES
 
     profile = tmp_path / "qa.yaml"

@@ -78,6 +78,22 @@ class AnalysisStore:
         stem = _SAFE.sub("_", prefix)
         return sorted(p.name[:-4] for p in folder.glob(stem + "*.npz"))
 
+    def retain(self, keep: set[str]) -> int:
+        """Delete every document's entries except those of ``keep``; returns how many went.
+
+        Used by ``run`` on the store inside its output folder, whose documents are known; a
+        shared store (``--analysis-cache``) is never pruned.
+        """
+        import shutil
+
+        base = self.root / VERSION
+        gone = 0
+        for folder in base.glob("*/*") if base.is_dir() else ():
+            if folder.is_dir() and folder.name not in keep:
+                shutil.rmtree(folder, ignore_errors=True)
+                gone += 1
+        return gone
+
     def entries(self) -> int:
         """Number of stored entries (for reports and tests)."""
         return sum(1 for _ in (self.root / VERSION).glob("*/*/*.npz")) if self.root.exists() else 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import add_analysis_cache_flag
+from .common import add_allow_remote_llm_flag, add_analysis_cache_flag
 
 GATE_HELP = """\
 CI gate: --fail-if "METRIC OP NUMBER" (repeatable). METRIC is sc, bi, rc, icc, dcc or score
@@ -49,6 +49,7 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--errors", choices=["strict", "replace"], default="strict",
                    help="invalid UTF-8: fail with ADA301 (strict) or substitute U+FFFD (replace)")
     add_analysis_cache_flag(p)
+    add_allow_remote_llm_flag(p)
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots (report without images)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line, no printed table")
     p.set_defaults(_ab_parser=p)

@@ -6,8 +6,10 @@ import json
 import sys
 
 from ..api import chunk_document, load_profile
-from ..errors import AdachunkError, ProfileError
+from ..enrich import enrich_records
+from ..errors import AdachunkError, Location, ProfileError
 from ..ingest import read_document, supported_suffixes
+from ..split.segments import chunk_segments, segment_chars
 from .common import (add_solver_flags, chunk_record, dumps, expand_inputs, open_output, print_error,
                      solver_overrides)
 
@@ -24,11 +26,49 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                    help="a parameter of --splitter (repeatable; the value is read as a YAML scalar)")
     p.add_argument("--no-postprocess", action="store_true", help="with --splitter: skip post-processing")
+    _add_size_flag(p)
+    p.add_argument("--segment-chars", type=_positive_int, metavar="N",
+                   help="large-document mode: chunk a document longer than N code points in segments cut at "
+                        "blank lines (approximate at the seams; default: $ADACHUNK_SEGMENT_CHARS or 2000000)")
     p = sub.add_parser("explain", help="show every chosen cut with its cost breakdown")
     p.add_argument("input", metavar="FILE")
     p.add_argument("--format", choices=["table", "json"], default="table")
     add_solver_flags(p)
+    _add_size_flag(p)
     return ["chunk", "explain"]
+
+
+def _add_size_flag(p) -> None:
+    p.add_argument("--max-input-mb", type=_positive_mb, metavar="MB",
+                   help="refuse input files larger than this (ADA318; default: $ADACHUNK_MAX_INPUT_BYTES or 512)")
+
+
+def _positive_mb(text: str) -> float:
+    """argparse type of ``--max-input-mb``: a positive number of megabytes (2**20 bytes)."""
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of megabytes, got {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    """argparse type of ``--segment-chars``: a positive integer."""
+    import argparse
+
+    if not text.strip().isdigit() or int(text) <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return int(text)
+
+
+def _max_bytes(args) -> int | None:
+    """The ``--max-input-mb`` limit in bytes (None: the environment's or the default)."""
+    mb = getattr(args, "max_input_mb", None)
+    return None if mb is None else int(mb * 2**20)
 
 
 def run(args) -> int:
@@ -42,18 +82,47 @@ def run(args) -> int:
     try:
         for path in expand_inputs(args.inputs, supported_suffixes()):
             try:
-                doc = read_document(path, errors=args.errors)
+                doc = read_document(path, errors=args.errors, max_bytes=_max_bytes(args))
+                if len(doc.text) > (args.segment_chars or segment_chars()):
+                    _write_segmented(out, doc, chunker, rp, args.segment_chars or segment_chars())
+                    continue
                 chunking = chunker(doc)
             except AdachunkError as err:
+                if not err.location.file:  # e.g. ADA306 from a detector: name the document
+                    err.location = Location(path, err.location.line, err.location.column)
                 print_error(err)
                 failed += 1
                 continue
-            for chunk in chunking.chunks:
-                out.write(dumps(chunk_record(chunk, doc, rp.name, rp.fingerprint, chunking.splitter)) + "\n")
+            records = [chunk_record(chunk, doc, rp.name, rp.fingerprint, chunking.splitter) for chunk in chunking.chunks]
+            for rec in enrich_records(records, doc, rp.policy):
+                out.write(dumps(rec) + "\n")
     finally:
         if out is not sys.stdout:
             out.close()
     return 2 if failed else 0
+
+
+def _write_segmented(out, doc, chunker, rp, limit: int) -> None:
+    """Large-document mode (:mod:`adachunk.split.segments`): chunk, enrich and write one segment
+    at a time, so memory holds one segment's working set and records, not the whole document's.
+
+    The last record of a segment is written once the next segment's first is known, so the
+    neighbour links (``prev_id``/``next_id``) run across the seams as in a whole-document run.
+    """
+    pending = None
+    for chunking in chunk_segments(doc, chunker, rp.fingerprint, limit):
+        records = [chunk_record(c, doc, rp.name, rp.fingerprint, chunking.splitter) for c in chunking.chunks]
+        enrich_records(records, doc, rp.policy)
+        if not records:
+            continue
+        if pending is not None:
+            pending["next_id"], records[0]["prev_id"] = records[0]["id"], pending["id"]
+            out.write(dumps(pending) + "\n")
+        for rec in records[:-1]:
+            out.write(dumps(rec) + "\n")
+        pending = records[-1]
+    if pending is not None:
+        out.write(dumps(pending) + "\n")
 
 
 def parse_params(items: list[str]) -> dict:
@@ -98,7 +167,7 @@ def _line_col(text: str, pos: int) -> tuple[int, int]:
 
 
 def _explain(args, rp) -> int:
-    doc = read_document(args.input, errors=args.errors)
+    doc = read_document(args.input, errors=args.errors, max_bytes=_max_bytes(args))
     chunking = chunk_document(doc, rp, explain=True)
     cuts = chunking.meta.get("cuts", [])
     if args.format == "json":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 
 from ..errors import AdachunkError, InputError, Location
@@ -38,6 +40,27 @@ def add_solver_flags(p) -> None:
     p.add_argument("--errors", choices=["strict", "replace"], default="strict",
                    help="invalid UTF-8: fail with ADA301 (strict) or substitute U+FFFD (replace)")
     add_analysis_cache_flag(p)
+    add_allow_remote_llm_flag(p)
+
+
+class _AllowRemoteLLM(argparse.Action):
+    """Sets ``ADACHUNK_ALLOW_REMOTE_LLM=1`` when parsed, so worker processes inherit it."""
+
+    def __init__(self, option_strings, dest, **kw):
+        super().__init__(option_strings, dest, nargs=0, default=False, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from ..split._llm_client import ALLOW_REMOTE_ENV
+
+        setattr(namespace, self.dest, True)
+        os.environ[ALLOW_REMOTE_ENV] = "1"
+
+
+def add_allow_remote_llm_flag(p) -> None:
+    """``--allow-remote-llm``: let the LLM splitter send the API key to a non-local endpoint."""
+    p.add_argument("--allow-remote-llm", action=_AllowRemoteLLM,
+                   help="allow llm_regex.v1 to send documents and the API key to an endpoint that is "
+                   "not on this machine (a profile's base_url; without it such a call is error ADA219)")
 
 
 def add_analysis_cache_flag(p) -> None:

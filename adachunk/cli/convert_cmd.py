@@ -42,6 +42,9 @@ def add_parsers(sub) -> list[str]:
                    help="split tables into parts of at most N body rows, each with the header (0: never)")
     p.add_argument("--furniture", choices=["comment", "drop"], default="comment",
                    help="running headers/footers: keep as <!-- PageHeader/PageFooter --> comments, or drop")
+    p.add_argument("--scanned-pages", choices=["error", "warn"], default="error",
+                   help="a page that is an image without a text layer: error (ADA309, default; OCR is not built "
+                        "in) or warn (keep the other pages, leave it empty)")
     p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                    help="processes extracting the pages of a long PDF in parallel (default 1)")
     p.add_argument("--password", help="user password of encrypted PDFs (or set ADACHUNK_PDF_PASSWORD, which "
@@ -75,6 +78,7 @@ def run(args) -> int:
 
     options = PdfOptions(backend=args.backend, table_wrapper=not args.no_table_wrapper,
                          max_table_rows=args.max_table_rows, furniture=args.furniture,
+                         scanned_pages=args.scanned_pages,
                          password=args.password or os.environ.get("ADACHUNK_PDF_PASSWORD"), workers=max(1, args.jobs))
     inputs = list(expand_inputs(args.inputs, [".pdf"]))
     many = len(inputs) > 1

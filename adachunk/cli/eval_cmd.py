@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import budget_arg
+from .common import add_allow_remote_llm_flag, budget_arg
 
 EPILOG = """\
 Chunkings (--chunking, repeatable; the first is the baseline of the deltas; LABEL=SPEC names one):
@@ -95,6 +95,7 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--errors", choices=["strict", "replace"], default="strict",
                    help="invalid UTF-8: fail with ADA301 (strict) or substitute U+FFFD (replace)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines, no warnings on stderr")
+    add_allow_remote_llm_flag(p)
     p.set_defaults(_eval_parser=p)
     return ["eval"]
 

@@ -53,6 +53,8 @@ def run(args) -> int:
     if rp is None:
         return 2
     if args.action == "check":
+        for warning in rp.warnings:  # legal but risky settings, e.g. a remote LLM endpoint
+            print(warning, file=sys.stderr)
         print(f"ok: {rp.name} ({len(rp.policy.detectors)} structures, {len(rp.policy.rules)} rules, "
               f"fingerprint {rp.fingerprint[:16]})")
     elif args.action == "fingerprint":

@@ -14,7 +14,14 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, folders or globs (.md .txt .json .pdf)")
     p.add_argument("--out", "-o", default="out", help="output folder (default: out)")
     p.add_argument("--workers", "-j", type=int, help="worker processes (default: the machine's cores)")
-    p.add_argument("--resume", action="store_true", help="skip documents already done with the same profile and content")
+    p.add_argument("--resume", action="store_true",
+                   help="skip documents already done with the same profile and content; keep the folder's other documents")
+    p.add_argument("--prune", action="store_true",
+                   help="with --resume: drop the folder's documents that these inputs do not list")
+    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                   help="wait up to SECONDS for another run that holds --out (default: fail at once, ADA319)")
+    p.add_argument("--ship-inputs", action="store_true",
+                   help="with --backend dask: send document bytes with the tasks (workers without this disk)")
     p.add_argument("--backend", choices=["local", "serial", "dask"], default="local", help="execution backend")
     p.add_argument("--scheduler", help="Dask scheduler address (with --backend dask; default: a local cluster)")
     p.add_argument("--sink", choices=["lancedb", "qdrant", "none"], help="vector index (default: the profile's, lancedb)")
@@ -27,6 +34,9 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("query", help="the question or keywords")
     p.add_argument("-k", type=int, default=5, help="number of results (default 5)")
     p.add_argument("--format", choices=["table", "json"], default="table")
+    p.add_argument("--expand", choices=["parent", "neighbours"],
+                   help="return each hit's wider context, read from the folder's chunks.jsonl: its parent chunk "
+                        "(profiles with parents:) or the hit with its previous and next chunks")
     return ["run", "search"]
 
 
@@ -39,11 +49,15 @@ def run(args) -> int:
     res = run_corpus(args.inputs, args.profile, args.out, workers=args.workers, resume=args.resume,
                      backend=args.backend, scheduler=args.scheduler, overrides=solver_overrides(args),
                      errors=args.errors, postprocess=not args.no_postprocess, sink=args.sink,
-                     qdrant_url=args.qdrant_url, progress=False if args.quiet else None)
+                     qdrant_url=args.qdrant_url, progress=False if args.quiet else None, prune=args.prune,
+                     wait=args.wait, ship_inputs=args.ship_inputs)
     if not args.quiet:
         sel = ", ".join(f"{k} {v}%" for k, v in res.summary.get("selection_frequency", {}).items()) or "-"
         print(f"{res.documents} documents ({res.skipped} resumed, {res.failed} failed), {res.chunks} chunks "
               f"in {res.seconds:.1f} s → {res.out}/chunks.jsonl; selected: {sel}", file=sys.stderr)
+        docs = res.summary.get("documents", {})
+        for line in (docs.get("aliases") or [])[:20] + (docs.get("dropped") or [])[:20]:
+            print(f"  note: {line}", file=sys.stderr)
         for f in res.summary.get("failures", [])[:20]:
             print(f"  failed: {f['source']}: {f['error']}", file=sys.stderr)
     return 0 if res.ok else 2
@@ -57,6 +71,10 @@ def _search(args) -> int:
     sink = open_sink(args.out, meta)
     vec = load_embedder((meta.get("embedder") or {}).get("spec")).embed([args.query])[0]
     hits = sink.search(vec, args.k)
+    if args.expand:
+        from ..enrich.expand import expand_hits
+
+        hits = expand_hits(hits, args.out, args.expand)
     if args.format == "json":
         print(json.dumps(hits, ensure_ascii=False, indent=1))
         return 0
@@ -64,4 +82,8 @@ def _search(args) -> int:
         path = " > ".join(h.get("heading_path") or []) or "-"
         snippet = " ".join((h.get("text") or "").split())[:160]
         print(f"{i}. {h['score']:.3f}  {h.get('doc_id')} #{h.get('index')} [{path}]\n   {snippet}")
+        wide = h.get("expanded")
+        if wide:
+            print(f"   ⤷ {args.expand}: {wide['start']}..{wide['end']} ({len(wide['ids'])} chunks) "
+                  + " ".join(wide["text"].split())[:240])
     return 0

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from ..errors import InputError, Location, ProfileError
+from .common import add_allow_remote_llm_flag
 
 KEYS = ("sc", "bi", "rc", "icc", "dcc")
 CHUNKS_ERROR = "ADA313"
@@ -27,6 +28,7 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--param", action="append", default=[], metavar="K=V",
                    help="splitter parameter (repeatable), e.g. --param chunk_size=600")
     p.add_argument("--no-postprocess", action="store_true", help="score the splitter's raw output")
+    add_allow_remote_llm_flag(p)  # --splitter llm_regex.v1
     p.add_argument("--chunks", metavar="JSONL", help="score these chunks instead of running a splitter")
     p.add_argument("--metrics", default=",".join(KEYS), help="comma-separated metric keys (default: all five)")
     p.add_argument("--format", choices=["table", "json"], default="table")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import budget_arg
+from .common import add_allow_remote_llm_flag, budget_arg
 
 TUNE_HELP = """\
 What is tuned: by default the profile's first dp.v1 candidate (its own size overrides, else the
@@ -60,6 +60,7 @@ def add_parsers(sub) -> list[str]:
                    help="keep document analyses in DIR (default: OUT/analysis), so a resumed tune re-detects nothing")
     p.add_argument("--no-plots", action="store_true", help="skip plots/search.png")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line, no summary")
+    add_allow_remote_llm_flag(p)
     p.set_defaults(_tune_parser=p)
     return ["tune"]
 

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Literal, Sequence
+
+from pydantic import Field
 
 from ..params import ComponentParams
 from ..types import Document, Memo, SpanArrays, Structure, span_arrays
@@ -24,6 +26,13 @@ from ..types import Document, Memo, SpanArrays, Structure, span_arrays
 
 class DetectorParams(ComponentParams):
     """Base for detector parameter models: strict, every field described."""
+
+    # read by adachunk.enrich after the solve, never by detection: excluded from dumps, so the
+    # detector's content address (analysis cache key) does not depend on it
+    emit: Literal["path", "definition", "reference", "table"] | None = Field(
+        default=None, exclude=True,
+        description="which chunk metadata the structure feeds: path (structure path), definition "
+        "(defined terms), reference (cross-references), table (table context); None: none")
 
 
 class DetectContext(Memo):

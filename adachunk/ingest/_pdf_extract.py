@@ -6,6 +6,7 @@ read from pdfminer's layout objects (``page.layout``) with only the attributes n
 from pdfplumber's own :class:`~pdfplumber.utils.text.WordExtractor`, and tables from its
 lattice :class:`~pdfplumber.table.TableFinder` fed with the ruling edges (only on pages that have
 two horizontal and two vertical rulings at least). Cell text is taken from the page's words.
+Tables without rulings are found afterwards among the remaining words (``_pdf_borderless``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections import Counter
 from typing import Any, Iterator
 
 from ..errors import InputError, Location
+from ._pdf_borderless import find_tables
 from ._pdf_lines import anchor, group_lines, reading_order
 from ._pdf_model import RawPage, RawTable, Word
 from ._pdf_text import join_lines
@@ -60,9 +62,10 @@ def corrupt_error(source: str, detail: str) -> InputError:
                       hint="re-download or re-export the file; 'qpdf --check' shows what is broken")
 
 
-def _walk(objs, chars: list, shapes: list, page_h: float, mb: tuple) -> None:
-    """Collect chars and ruling shapes as light dicts in pdfplumber's coordinates, recursively."""
-    from pdfminer.layout import LTChar, LTContainer, LTCurve, LTLine, LTRect
+def _walk(objs, chars: list, shapes: list, page_h: float, mb: tuple, images: list | None = None) -> None:
+    """Collect chars and ruling shapes as light dicts in pdfplumber's coordinates, recursively
+    (and the page's images, when ``images`` is given: a page of images and no text is a scan)."""
+    from pdfminer.layout import LTChar, LTContainer, LTCurve, LTImage, LTLine, LTRect
 
     for obj in objs:
         if isinstance(obj, LTChar):
@@ -82,8 +85,11 @@ def _walk(objs, chars: list, shapes: list, page_h: float, mb: tuple) -> None:
             if shape["object_type"] == "curve":
                 shape["pts"] = [(mb[0] + x, mb[1] + page_h - y) for x, y in obj.pts]
             shapes.append(shape)
+        elif isinstance(obj, LTImage):
+            if images is not None:
+                images.append((obj.x0, obj.y0, obj.x1, obj.y1))
         elif isinstance(obj, LTContainer):
-            _walk(obj, chars, shapes, page_h, mb)
+            _walk(obj, chars, shapes, page_h, mb, images)
 
 
 def _may_hold_table(shapes: list[dict]) -> bool:
@@ -189,19 +195,24 @@ def extract_page(page, number: int) -> RawPage:
     """One pdfplumber page → lines in reading order (table text removed) and tables."""
     chars: list[dict] = []
     shapes: list[dict] = []
+    images: list[tuple] = []
     mb = (float(page.mediabox[0]), float(page.mediabox[1]))
-    _walk(page.layout, chars, shapes, float(page.height), mb)
+    _walk(page.layout, chars, shapes, float(page.height), mb, images)
     words, dropped = _words(chars)
     if dropped:
         log.warning("page %d: %d glyphs have no Unicode mapping and were dropped", number, dropped)
     tables = _tables(page, shapes, words) if _may_hold_table(shapes) else []
     if tables:
         words = [w for w in words if not _inside(w, tables)]
+    borderless = find_tables(words)
+    if borderless:
+        words = [w for w in words if not _inside(w, borderless)]
+        tables = sorted(tables + borderless, key=lambda t: t.top)
     lines, gutter = reading_order(group_lines(words), float(page.width)) if words else ([], None)
     for t in tables:
         t.anchor = anchor(lines, t.top, t.x0, t.x1, gutter)
     has_text = bool(words) or any(any(c for r in t.rows for c in r) for t in tables)
-    return RawPage(number, float(page.width), float(page.height), lines, tables, has_text)
+    return RawPage(number, float(page.width), float(page.height), lines, tables, has_text, bool(images))
 
 
 def iter_pages(pdf, source: str, start: int = 0, stop: int | None = None) -> Iterator[RawPage]:

@@ -22,6 +22,9 @@ from ._pdf_model import Block, Line, RawPage, RawTable
 _END_SENTENCE = (".", "!", "?", ":", "\u2026")
 _NOT_A_HEADING_END = (".", ",", ";")
 _LONE_MARK = re.compile(r"^(?:\d{1,3}|[a-z])$")
+# a heading's number: "1", "1.", "1.1", "2.3.1", "A.", "Note 5", "Article 12a"
+HEADING_NUMBER = re.compile(r"^(?:(\d{1,3}(?:\.\d{1,3})*)\.?|[A-Z]\.|(?:Note|NOTE|Article|ARTICLE|Section|SECTION|"
+                            r"Chapter|CHAPTER|Part|PART|Schedule|Appendix|Annex)\s+\d{1,3}[A-Za-z]?)(?=\s|$)")
 
 
 @dataclass
@@ -92,6 +95,49 @@ def split_footnotes(lines: list[Line], stats: DocStats,
     return lines[: i + start], notes
 
 
+def _centred(line: Line, width: float) -> bool:
+    """Centred on the page (within 3 points), not just short."""
+    return width > 0 and abs((line.x0 + line.x1) / 2 - width / 2) <= 3.0 and line.x1 - line.x0 < 0.8 * width
+
+
+def _set_level(block: Block, level: int) -> None:
+    block.level = level
+    block.text = "#" * level + " " + block.text.lstrip("#").lstrip()
+
+
+def refine_levels(pages: list[list]) -> None:
+    """Document-wide heading levels, after the per-size ranking of :class:`DocStats`.
+
+    * The title: when the document's first heading is unnumbered, on page 1, and shares the top
+      level with later headings that are numbered or is centred while they are not, it stays
+      level 1 and every other heading moves one level down ("# Annual Report" over
+      "## 1. Liquidity Position").
+    * Numbering: a heading numbered "1.1" is one level below the last "1." heading, however
+      their sizes compare (bold body-size "1.1" and "1.1.1" headings are told apart this way).
+    """
+    heads = [b for items in pages for b in items if isinstance(b, Block) and b.kind == "heading"]
+    if not heads:
+        return
+    first = heads[0]
+    on_first_page = any(first is b for b in pages[0]) if pages else False
+    peers = [h for h in heads[1:] if h.level == first.level]
+    if (on_first_page and peers and not first.meta.get("numbered")
+            and (all(h.meta.get("numbered") for h in peers)
+                 or first.meta.get("centred") and not any(h.meta.get("centred") for h in peers))):
+        for h in heads[1:]:
+            _set_level(h, min(h.level + 1, 6))
+    parents: dict[int, int] = {}  # numbering depth -> level of the last heading at that depth
+    for h in heads:
+        depth = h.meta.get("depth", 0)
+        if not depth:
+            continue
+        if depth - 1 in parents and h.level <= parents[depth - 1]:
+            _set_level(h, min(parents[depth - 1] + 1, 6))
+        parents[depth] = h.level
+        for d in [d for d in parents if d > depth]:
+            del parents[d]
+
+
 def _spaced_marker(line: Line) -> str | None:
     """A bare number or letter set apart from the text by a wide gap (a list laid out with a
     hanging indent, such as "1    text"); returned as a Markdown marker ("1." or "a.")."""
@@ -122,10 +168,13 @@ class _Run:
         self.lines = [line]
         self.kind = kind
 
-    def breaks_before(self, line: Line, kind: tuple[str, int], stats: DocStats) -> bool:
+    def breaks_before(self, line: Line, kind: tuple[str, int], stats: DocStats, width: float = 0.0) -> bool:
         prev = self.lines[-1]
         if kind != self.kind and not (self.kind[0] == "item" and kind[0] == "text"):
             return True
+        if kind[0] in ("heading", "bold") and (HEADING_NUMBER.match(line.text) or _centred(line, width)
+                                               != _centred(prev, width)):
+            return True  # "1. Liquidity" under a title of its size, or a centred title over a left one
         if kind[0] == "item" or abs(line.size - prev.size) > 0.6:
             return True
         gap = line.top - prev.bottom
@@ -170,15 +219,15 @@ class PageLayout:
         runs: list[_Run] = []
         for line in body:
             kind = _kind(line, self.stats)
-            if runs and not runs[-1].breaks_before(line, kind, self.stats):
+            if runs and not runs[-1].breaks_before(line, kind, self.stats, raw.width):
                 runs[-1].lines.append(line)
             else:
                 runs.append(_Run(line, kind))
-        blocks = self._blocks(runs, labels)
+        blocks = self._blocks(runs, labels, raw.width)
         items = self._place_tables(blocks, raw.tables)
         return self._place_notes(items, notes, labels)
 
-    def _blocks(self, runs: list[_Run], labels: set[str]) -> list[tuple[Block, set[int]]]:
+    def _blocks(self, runs: list[_Run], labels: set[str], width: float = 0.0) -> list[tuple[Block, set[int]]]:
         """Each run → a block, with the ids of its lines (tables are placed by them); list items
         that follow each other merge into one list block."""
         out: list[tuple[Block, set[int]]] = []
@@ -192,7 +241,10 @@ class PageLayout:
             if kind == "heading" and (len(run.lines) > 3 or len(text) > 250):
                 kind = "text"
             if kind in ("heading", "bold"):
-                block = Block("heading", "#" * level + " " + text, level=level)
+                m = HEADING_NUMBER.match(text)
+                block = Block("heading", "#" * level + " " + text, level=level,
+                              meta={"centred": _centred(run.lines[0], width), "numbered": bool(m),
+                                    "depth": m.group(1).count(".") + 1 if m and m.group(1) else 0})
             elif kind == "item":
                 block = self._item(run, texts)
                 if out and out[-1][0].kind == "list":

@@ -38,12 +38,11 @@ def make_line(words: list[Word]) -> Line:
                 max(w.bottom for w in words), size, bold)
 
 
-def group_lines(words: list[Word]) -> list[Line]:
-    """Cluster words into lines by vertical overlap, then split lines at wide horizontal gaps.
+def cluster_rows(words: list[Word]) -> list[list[Word]]:
+    """Words clustered by vertical overlap (one list per baseline, in no particular x order).
 
-    A word joins a recent line when their boxes overlap vertically by at least half the smaller
-    height; superscripts (smaller but inside the line's box) join their line this way. Wide gaps
-    split a line into segments so that the columns of a two-column page stay apart.
+    A word joins a recent cluster when their boxes overlap vertically by at least half the
+    smaller height; superscripts (smaller but inside the line's box) join their line this way.
     """
     clusters: list[list] = []  # [top, bottom, words]
     for w in sorted(words, key=lambda w: (w.top, w.x0)):
@@ -55,8 +54,14 @@ def group_lines(words: list[Word]) -> list[Line]:
                 break
         else:
             clusters.append([w.top, w.bottom, [w]])
+    return [c[2] for c in clusters]
+
+
+def group_lines(words: list[Word]) -> list[Line]:
+    """Cluster words into lines (:func:`cluster_rows`), then split lines at wide horizontal gaps
+    so that the columns of a two-column page stay apart."""
     lines: list[Line] = []
-    for _, _, ws in clusters:
+    for ws in cluster_rows(words):
         ws.sort(key=lambda w: w.x0)
         seg = [ws[0]]
         for prev, w in zip(ws, ws[1:]):
@@ -94,29 +99,76 @@ def _gutter(lines: list[Line], width: float) -> float | None:
     return best_x
 
 
+def _margin_notes(lines: list[Line], width: float) -> list[Line]:
+    """Side notes: narrow lines wholly beyond the right (or left) edge of the main text.
+
+    A right-aligned date ends on the text's right edge and stays in place; a note set in the
+    margin starts past it (by half a font size at least) and no main line reaches it.
+    """
+    if len(lines) < 5:
+        return []
+    notes: dict[int, Line] = {}
+    for right in (True, False):
+        narrow = [ln for ln in lines if ln.x1 - ln.x0 <= 0.2 * width and id(ln) not in notes]
+        for ln in sorted(narrow, key=lambda ln: -ln.x0 if right else ln.x1):
+            x = ln.x0 if right else ln.x1
+            side = {id(m): m for m in narrow if (m.x0 >= x if right else m.x1 <= x)}
+            if len(side) > 0.25 * len(lines):
+                break
+            main = [m for m in lines if id(m) not in side and id(m) not in notes]
+            if len(main) < 5:
+                break
+            edge = max(m.x1 for m in main) if right else min(m.x0 for m in main)
+            if (x - edge if right else edge - x) >= 0.5 * ln.size:
+                notes.update(side)
+    return list(notes.values())
+
+
+def _centred(line: Line, width: float, starts: Counter[int]) -> bool:
+    """Centred on the page (a title over both columns) rather than starting at a column's edge."""
+    return abs((line.x0 + line.x1) / 2 - width / 2) <= 2.0 and starts[round(line.x0)] <= 2
+
+
 def reading_order(lines: list[Line], width: float) -> tuple[list[Line], float | None]:
     """Lines in reading order: top to bottom, and column by column on two-column pages.
 
-    Lines that cross the gutter (titles, full-width figures' captions) separate bands; within a
-    band the left column is read before the right one. Returns the lines and the gutter's x
-    (None for a one-column page).
+    Lines that cross the gutter or are centred on the page (titles, full-width figures'
+    captions) separate bands; within a band the left column is read before the right one. Side notes in a margin (beside the
+    text, see :func:`_margin_notes`) are read after the body, and small lines below both
+    columns (footnotes) last, so that footnotes stay the page's trailing run. Returns the lines
+    and the gutter's x (None for a one-column page).
     """
     lines = sorted(lines, key=lambda ln: (ln.top, ln.x0))
+    notes = _margin_notes(lines, width)
+    if notes:
+        noted = {id(ln) for ln in notes}
+        notes.sort(key=lambda ln: (ln.top, ln.x0))
+        lines = [ln for ln in lines if id(ln) not in noted]
     gx = _gutter(lines, width)
     if gx is None:
-        return lines, None
+        return lines + notes, None
+    size = statistics.median(ln.size for ln in lines)
+    # the lowest body-size line of each side (small page numbers and footnotes do not count)
+    left = [ln.bottom for ln in lines if ln.x1 <= gx and ln.size >= size - 0.6]
+    right = [ln.bottom for ln in lines if ln.x0 >= gx and ln.size >= size - 0.6]
+    low = {True: max(right, default=0.0), False: max(left, default=0.0)}
+    foot = [ln for ln in lines if (ln.x1 <= gx or ln.x0 >= gx) and ln.size < size - 0.6
+            and ln.top > low[ln.x1 <= gx]]
+    footed = {id(ln) for ln in foot}
+    starts = Counter(round(ln.x0) for ln in lines)
     out: list[Line] = []
-    left: list[Line] = []
-    right: list[Line] = []
+    left, right = [], []
     for ln in lines:
-        if ln.x0 < gx < ln.x1:
+        if id(ln) in footed:
+            continue
+        if ln.x0 < gx < ln.x1 or _centred(ln, width, starts):
             out += left + right + [ln]
             left, right = [], []
         elif ln.x1 <= gx:
             left.append(ln)
         else:
             right.append(ln)
-    return out + left + right, gx
+    return out + left + right + notes + foot, gx
 
 
 def anchor(ordered: list[Line], top: float, x0: float, x1: float, gutter: float | None) -> Line | None:

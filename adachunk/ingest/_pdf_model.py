@@ -61,6 +61,8 @@ class RawTable:
         rows: cell texts, row by row ("" for empty or merged cells).
         columns: x positions of the column boundaries (``len(rows[0]) + 1`` values).
         anchor: the line the table is read before, in reading order (None: after every line).
+        ruled: found from ruling lines (True) or from text alignment alone (a borderless table,
+            whose column boundaries move a little from page to page with the widest cell).
     """
 
     top: float
@@ -70,11 +72,12 @@ class RawTable:
     rows: list[list[str]]
     columns: list[float]
     anchor: Line | None = None  # the first body line read after the table (None: after all)
+    ruled: bool = True
 
 
 @dataclass
 class RawPage:
-    """What a geometric backend extracted from one page."""
+    """What a geometric backend extracted from one page (``has_image``: it draws an image)."""
 
     number: int
     width: float
@@ -82,6 +85,7 @@ class RawPage:
     lines: list[Line]
     tables: list[RawTable]
     has_text: bool
+    has_image: bool = False
 
 
 @dataclass

@@ -77,10 +77,16 @@ class _Open:
     columns: list[float]
     header: list[str]
     table_id: int
+    ruled: bool = True
 
 
-def _same_columns(a: list[float], b: list[float]) -> bool:
-    return len(a) == len(b) and all(abs(x - y) <= _COLUMN_TOLERANCE for x, y in zip(a, b))
+def _same_columns(a: list[float], b: list[float], ruled: bool = True) -> bool:
+    """Same column count and boundaries; a borderless table's boundaries follow its widest cell
+    on each page, so they may move by a third of the narrowest column."""
+    if len(a) != len(b):
+        return False
+    tol = _COLUMN_TOLERANCE if ruled else max(_COLUMN_TOLERANCE, min(y - x for x, y in zip(a, a[1:])) / 3)
+    return all(abs(x - y) <= tol for x, y in zip(a, b))
 
 
 def _norm(row: list[str]) -> list[str]:
@@ -113,7 +119,8 @@ def resolve_tables(pages: list[list[Any]], *, wrapper: bool = True, max_rows: in
             if not isinstance(item, RawTable):
                 out.append(item)
                 continue
-            cont = (join and open_ is not None and i == first and _same_columns(open_.columns, item.columns))
+            cont = (join and open_ is not None and i == first
+                    and _same_columns(open_.columns, item.columns, open_.ruled and item.ruled))
             if cont:
                 header, tid = open_.header, open_.table_id
                 rows = item.rows[1:] if _norm(item.rows[0]) == _norm(header) else item.rows
@@ -126,7 +133,7 @@ def resolve_tables(pages: list[list[Any]], *, wrapper: bool = True, max_rows: in
             if rows or not cont:
                 out += table_blocks(header, rows, wrapper=wrapper, max_rows=max_rows, table_id=tid, continued=cont)
             if i == last:
-                next_open = _Open(item.columns, header, tid)
+                next_open = _Open(item.columns, header, tid, item.ruled)
         open_ = next_open
         out_pages.append(out)
     return out_pages, summaries

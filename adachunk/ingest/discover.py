@@ -14,6 +14,9 @@ def expand_inputs(inputs: Iterable[str], suffixes: Iterable[str]) -> Iterator[st
     """Files as given; folders recursively (sorted, supported suffixes only); globs sorted.
 
     A folder without any supported file, or a glob matching nothing, is an ``ADA302`` error.
+    A folder's FIFOs, devices and sockets are skipped (``is_file`` is true only for regular files,
+    so a named pipe in a corpus folder never blocks a run); one named directly or matched by a
+    glob is yielded, and the reader refuses it with an error naming it.
     """
     suffixes = {s.lower() for s in suffixes}
     for item in inputs:

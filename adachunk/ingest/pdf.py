@@ -1,9 +1,10 @@
 """PDF → structure-aware Markdown in the paper's parsed format, fully offline.
 
 The reader registered for ``.pdf`` returns a :class:`~adachunk.types.Document` whose text is
-Markdown: headings recovered from font size and weight, re-flowed and de-hyphenated paragraphs,
-lists, tables as pipe tables inside ``<Table>`` wrappers (the real header repeated on every
-part), running headers/footers as ``<!-- PageHeader: ... -->`` / ``<!-- PageFooter: ... -->``
+Markdown: headings recovered from font size, weight and numbering (the document title a heading
+of its own), re-flowed and de-hyphenated paragraphs, lists, ruled and borderless tables as pipe
+tables inside ``<Table>`` wrappers (one table across pages, the real header repeated on every
+part), two-column pages and side notes in reading order, running headers/footers as ``<!-- PageHeader: ... -->`` / ``<!-- PageFooter: ... -->``
 comments, and a ``<!-- PageBreak -->`` closing every page. ``Document.pages`` maps each page to
 its code-point range, ``split_points`` holds the gold block starts (a heading bound to what
 follows it, a footnote to its paragraph) and ``titles`` the heading spans, so Block Integrity can
@@ -18,7 +19,8 @@ Backends (``PdfOptions.backend``):
   deployment under the AGPL's terms unless you hold a commercial licence.
 
 Errors, one per file and never a crash of a run: ``ADA308`` encrypted (a password is needed),
-``ADA309`` no text layer (a scan: OCR is needed), ``ADA310`` corrupt or truncated.
+``ADA309`` no text layer (a scan: OCR is not built in; the message names the scanned pages of a
+document whose other pages have text), ``ADA310`` corrupt or truncated.
 """
 
 from __future__ import annotations
@@ -60,6 +62,9 @@ class PdfOptions(ComponentParams):
                                                                  "where headers and footers are looked for")
     furniture_threshold: float = Field(0.5, gt=0, le=1, description="fraction of pages a header/footer text must "
                                                                     "repeat on (digits ignored)")
+    scanned_pages: Literal["error", "warn"] = Field("error", description="a page that is an image without a "
+                                                    "text layer (a scan): 'error' (ADA309 naming the pages; OCR is "
+                                                    "not built in) or 'warn' (log it, leave the page empty)")
     password: str | None = Field(None, repr=False, description="user password of an encrypted PDF")
     workers: int = Field(1, ge=1, description="processes that extract page ranges of one long PDF in parallel "
                                               "(pdfplumber backend; files under 8 pages per worker stay in-process)")
@@ -81,11 +86,16 @@ def check_pdf_bytes(data: bytes, source: str) -> None:
         raise corrupt_error(source, "truncated: the end-of-file marker (%%EOF) is missing")
 
 
-def no_text_error(source: str, n_pages: int) -> InputError:
-    """``ADA309``: not one page has a text layer."""
-    return InputError(code="ADA309", message=f"no text layer on any of its {n_pages} page(s) "
-                      "(a scan or images only): OCR is needed", location=Location(source),
-                      hint="run OCR first (for example 'ocrmypdf in.pdf out.pdf') and convert the result")
+def no_text_error(source: str, n_pages: int, pages: list[int] | None = None) -> InputError:
+    """``ADA309``: no page has a text layer, or ``pages`` are scans (images, no text layer)."""
+    if pages:
+        shown = ", ".join(map(str, pages[:10])) + (f" and {len(pages) - 10} more" if len(pages) > 10 else "")
+        what = f"no text layer on page{'s' if len(pages) > 1 else ''} {shown} of {n_pages} (scanned images)"
+    else:
+        what = f"no text layer on any of its {n_pages} page(s) (a scan or images only)"
+    return InputError(code="ADA309", message=f"{what}; OCR is not built in", location=Location(source),
+                      hint="run OCR first (for example 'ocrmypdf in.pdf out.pdf') and convert the result, or "
+                           "convert with --scanned-pages warn to keep the text pages and leave those empty")
 
 
 @pdf_backends.register("pdfplumber")
@@ -100,6 +110,9 @@ def pdfplumber_backend(data: bytes, source: str, options: PdfOptions) -> tuple[l
         raise corrupt_error(source, "the document has no pages")
     if not any(p.has_text for p in raw):
         raise no_text_error(source, len(raw))
+    scans = [p.number for p in raw if not p.has_text and p.has_image]
+    if scans and options.scanned_pages == "error":
+        raise no_text_error(source, len(raw), scans)
     return layout_pages(raw, options)
 
 
@@ -114,7 +127,7 @@ def pymupdf_backend(data: bytes, source: str, options: PdfOptions) -> tuple[list
 def layout_pages(raw: list[RawPage], options: PdfOptions) -> tuple[list[PageContent], dict[str, Any]]:
     """Geometric pages → rendered-ready pages: furniture, blocks, footnotes, joined tables."""
     from ._pdf_furniture import detect
-    from ._pdf_layout import PageLayout, doc_stats
+    from ._pdf_layout import PageLayout, doc_stats, refine_levels
     from ._pdf_tables import resolve_tables
     from ._pdf_text import vocabulary
 
@@ -124,6 +137,7 @@ def layout_pages(raw: list[RawPage], options: PdfOptions) -> tuple[list[PageCont
     stats = doc_stats([RawPage(p.number, p.width, p.height, b, [], True) for p, b in zip(raw, bodies)])
     layout = PageLayout(stats, vocabulary(ln.text for b in bodies for ln in b))
     items = [layout.page(p, b) for p, b in zip(raw, bodies)]
+    refine_levels(items)
     blocks, tables = resolve_tables(items, wrapper=options.table_wrapper, max_rows=options.max_table_rows,
                                     join=options.join_tables)
     pages = [PageContent(p.number, bl, furniture.header.get(k, []), furniture.footer.get(k, []))

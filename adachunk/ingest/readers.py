@@ -3,6 +3,11 @@
 Text is decoded as strict UTF-8 (a leading BOM is dropped); invalid bytes are an ``ADA301`` error
 naming the file and byte offset unless ``errors="replace"``. Offsets of every later stage point
 into the decoded text exactly as read (CRLF kept).
+
+Only regular files are opened: a FIFO would block the reader forever and a device such as
+``/dev/zero`` never ends, so both are refused (``ADA302``) after an ``os.stat``, before any
+``open``. A file over the input size limit (``ADA318``; default 512 MB, env
+``ADACHUNK_MAX_INPUT_BYTES``, CLI ``--max-input-mb``) is refused before it is read.
 """
 
 from __future__ import annotations
@@ -10,10 +15,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
+import warnings
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import InputError, Location
+from ..errors import InputError, Location, ProfileError
 from ..registry import readers
 from ..types import Document, Page
 
@@ -47,18 +55,98 @@ def read_text_bytes(data: bytes, source: str, errors: str = "strict") -> str:
         ) from None
 
 
-def _read_bytes(path: Path, source: str) -> bytes:
+DEFAULT_MAX_INPUT_BYTES = 512 * 1024 * 1024
+MAX_INPUT_ENV = "ADACHUNK_MAX_INPUT_BYTES"
+# the limit of the read_document call in progress (its max_bytes argument), seen by every reader
+_MAX_BYTES: ContextVar[int | None] = ContextVar("adachunk_max_input_bytes", default=None)
+
+
+class InputWarning(UserWarning):
+    """An input was usable but partly malformed (e.g. invalid ``split_points`` were dropped)."""
+
+
+def max_input_bytes() -> int:
+    """The input size limit in bytes: the current ``read_document(max_bytes=...)``, else the
+    ``ADACHUNK_MAX_INPUT_BYTES`` environment variable, else 512 MB (``ADA203`` if the variable
+    is not a positive integer)."""
+    current = _MAX_BYTES.get()
+    if current is not None:
+        return current
+    raw = os.environ.get(MAX_INPUT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_INPUT_BYTES
     try:
-        if path.is_dir():
-            raise InputError(code="ADA302", message=f"{source} is a directory, not a file", location=Location(source))
-        return path.read_bytes()
-    except InputError:
-        raise
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise ProfileError(code="ADA203", message=f"{MAX_INPUT_ENV} must be a positive number of bytes, got {raw!r}",
+                           key_path=MAX_INPUT_ENV)
+    return value
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def check_input_file(path: str | os.PathLike, source: str | None = None, max_bytes: int | None = None) -> int:
+    """Refuse what must not be opened: a missing path, a folder, a FIFO, device or socket
+    (``ADA302``), a file over ``max_bytes`` (``ADA318``; default :func:`max_input_bytes`).
+
+    It only stats the path (following links), so a FIFO never blocks and ``/dev/zero`` is never read.
+
+    Returns:
+        The file's size in bytes.
+    """
+    source = source if source is not None else os.fspath(path)
+    try:
+        st = os.stat(path)
     except FileNotFoundError:
         raise InputError(code="ADA302", message=f"no such file: {source}", location=Location(source)) from None
     except OSError as exc:
         raise InputError(code="ADA302", message=f"cannot read {source}: {exc.strerror or exc}",
                          location=Location(source)) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(code="ADA302", message=f"{source} is a directory, not a file", location=Location(source))
+    if not stat.S_ISREG(st.st_mode):
+        kind = next((what for test, what in _KINDS if test(st.st_mode)), "not a regular file")
+        raise InputError(code="ADA302", message=f"{source} is {kind}, not a regular file", location=Location(source),
+                         hint="only regular files are read (copy the stream to a file first)")
+    limit = max_input_bytes() if max_bytes is None else max_bytes
+    if st.st_size > limit:
+        raise _too_large(source, limit)
+    return st.st_size
+
+
+def _too_large(source: str, limit: int) -> InputError:
+    return InputError(code="ADA318", message=f"{source} is larger than the input size limit of {_mb(limit)}",
+                      location=Location(source),
+                      hint=f"raise it with --max-input-mb or {MAX_INPUT_ENV}, or split the file")
+
+
+def _mb(n: int) -> str:
+    return f"{n / 2**20:g} MB" if n >= 2**20 else f"{n} bytes"
+
+
+def _read_bytes(path: Path, source: str) -> bytes:
+    """The file's bytes, after :func:`check_input_file`; at most the size limit is ever read (a
+    file that grows past it, or a /proc file whose stat size is 0, is still bounded)."""
+    size = check_input_file(path, source)
+    limit = max_input_bytes()
+    try:
+        with open(path, "rb") as f:
+            data = f.read(size + 1)  # read(n) allocates n bytes: ask for the stat size, not the limit
+            while len(data) > size and len(data) <= limit:  # it grew, or stat said 0 (/proc)
+                block = f.read(min(1 << 24, limit + 1 - len(data)))
+                if not block:
+                    break
+                data += block
+    except OSError as exc:
+        raise InputError(code="ADA302", message=f"cannot read {source}: {exc.strerror or exc}",
+                         location=Location(source)) from None
+    if len(data) > limit:
+        raise _too_large(source, limit)
+    return data
 
 
 _PAGE_BREAK = re.compile(r"<!--\s*PageBreak\s*-->[ \t]*(?:\r?\n)*")
@@ -97,6 +185,11 @@ def read_parsed_json(path: Path, source: str, errors: str = "strict") -> Documen
     except json.JSONDecodeError as exc:
         raise InputError(code="ADA304", message=f"invalid JSON: {exc.msg}",
                          location=Location(source, exc.lineno, exc.colno)) from None
+    except RecursionError:
+        # json's decoder recurses once per nesting level; no parsed document nests this deep
+        raise InputError(code="ADA304", message="JSON nested too deeply (thousands of levels of arrays/objects)",
+                         location=Location(source), hint="expected the paper's flat format: document_name, "
+                         "full_text, pages, split_points") from None
     return document_from_parsed(obj, source, fallback_id=path.stem)
 
 
@@ -108,15 +201,33 @@ def document_from_parsed(obj: Any, source: str, fallback_id: str = "document") -
     text = obj["full_text"]
     pages = _page_map(obj.get("pages"), text, source)
     sp = obj.get("split_points")
-    if sp is not None and not (isinstance(sp, list) and all(isinstance(x, int) for x in sp)):
+    if sp is not None and not isinstance(sp, list):
         raise InputError(code="ADA304", message="'split_points' must be a list of integers", location=Location(source))
     meta = {k: obj[k] for k in ("domain", "language") if k in obj}
     meta["format"] = "parsed_json"
+    if sp is not None:
+        sp, dropped = valid_split_points(sp, len(text))
+        if dropped:
+            meta["split_points_dropped"] = dropped
+            warnings.warn(f"{source}: dropped {dropped} invalid split point(s) (not an integer, outside "
+                          f"1..{len(text) - 1} or duplicated); {len(sp)} kept", InputWarning, stacklevel=2)
     return Document(
         id=str(obj.get("document_name") or fallback_id), text=text, source=source, pages=pages,
-        split_points=sorted(sp) if sp is not None else None, titles=obj.get("titles"),
+        split_points=sp, titles=obj.get("titles"),
         entity_pron_pairs=obj.get("entity_pron_pairs"), meta=meta,
     )
+
+
+def valid_split_points(raw: list[Any], text_len: int) -> tuple[list[int], int]:
+    """Sorted distinct block starts strictly inside the text, and how many entries were dropped.
+
+    Like malformed coreference pairs (:func:`adachunk.metrics.coref.base.validate_pairs`), bad
+    entries are dropped and counted rather than failing the document: a JSON ``true`` (a bool is
+    an int subclass), a float or string, a point at or outside ``0`` / ``len(text)`` (it would make
+    an empty or phantom block for Block Integrity) and a repeated point. Order does not matter.
+    """
+    kept = {p for p in raw if isinstance(p, int) and not isinstance(p, bool) and 0 < p < text_len}
+    return sorted(kept), len(raw) - len(kept)
 
 
 def _page_map(pages: Any, text: str, source: str) -> list[Page] | None:
@@ -144,8 +255,14 @@ def supported_suffixes() -> list[str]:
     return readers.names()
 
 
-def read_document(path: str | os.PathLike, errors: str = "strict") -> Document:
-    """Read one input file with the reader registered for its suffix (``ADA303`` otherwise)."""
+def read_document(path: str | os.PathLike, errors: str = "strict", max_bytes: int | None = None) -> Document:
+    """Read one input file with the reader registered for its suffix (``ADA303`` otherwise).
+
+    Args:
+        path: the input file.
+        errors: ``strict`` or ``replace`` for invalid UTF-8.
+        max_bytes: input size limit (``ADA318`` above it); None: :func:`max_input_bytes`.
+    """
     source = os.fspath(path)
     p = Path(source)
     suffix = p.suffix.lower()
@@ -155,4 +272,9 @@ def read_document(path: str | os.PathLike, errors: str = "strict") -> Document:
         raise InputError(code="ADA303", message=f"unsupported input format '{suffix or p.name}'",
                          location=Location(source), allowed=supported_suffixes())
     reader: Callable[..., Document] = readers.get(suffix)
-    return reader(p, source, errors)
+    token = _MAX_BYTES.set(max_bytes)
+    try:
+        check_input_file(p, source)  # before any reader opens it (a FIFO would block there)
+        return reader(p, source, errors)
+    finally:
+        _MAX_BYTES.reset(token)

@@ -16,10 +16,12 @@ from pydantic import BaseModel, ValidationError
 
 from ..builtin import data_dir
 from ..errors import Location, ProfileError, did_you_mean
+from . import confine
+from .confine import search_paths
 from .schema import Profile, RulePack
 from .yamlmarks import Mark, MarkedDict, MarkedList, load_yaml_file, mark_at
 
-_CODE_BY_TYPE = {"extra_forbidden": "ADA202", "missing": "ADA204"}
+_CODE_BY_TYPE = {"extra_forbidden": "ADA202", "missing": "ADA204", "api_key_env_not_allowed": "ADA218"}
 
 
 def builtin_names(kind: str = "profiles") -> list[str]:
@@ -27,16 +29,32 @@ def builtin_names(kind: str = "profiles") -> list[str]:
     return sorted(p.stem for p in data_dir(kind).glob("*.yaml"))
 
 
-def locate(name_or_path: str | Path, kind: str = "profiles", near: Path | None = None) -> Path:
-    """Resolve a builtin name or a path to an existing file (``ADA209``/``ADA210`` otherwise)."""
+def locate(name_or_path: str | Path, kind: str = "profiles", near: Path | None = None,
+           *, trusted: bool = True) -> Path:
+    """Resolve a builtin name or a path to an existing file (``ADA209``/``ADA210`` otherwise).
+
+    Args:
+        name_or_path: a builtin name, a file stem or a path.
+        kind: ``profiles`` or ``rules`` (the shipped folder to look in).
+        near: the folder of the profile that names the file, looked in first.
+        trusted: the user gave the name (command line, API): any path is fine. Otherwise a
+            profile file gave it: it is looked up beside that profile, in the search folders
+            and the shipped folder only, and must resolve inside them (``ADA220``).
+    """
     text = str(name_or_path)
     candidates = []
     if near is not None:
         candidates += [near / text, near / f"{text}.yaml"]
-    candidates += [Path(text), data_dir(kind) / f"{text}.yaml"]
+    if trusted:
+        candidates.append(Path(text))
+    candidates.append(data_dir(kind) / f"{text}.yaml")
+    if not trusted:  # after the shipped names: `include: [legal]` in a shipped profile stays shipped
+        candidates += [d / n for d in search_paths() for n in (text, f"{text}.yaml")]
     for cand in candidates:
         try:
             if cand.is_file():
+                if not trusted:
+                    confine.check(cand, confine.read_roots([near] if near else []), kind.rstrip("s"))
                 return cand.resolve()
         except OSError:  # e.g. ENAMETOOLONG: not a usable file name
             continue
@@ -101,7 +119,7 @@ def _marked_list(items: list, like: Any) -> MarkedList:
 def load_raw(name_or_path: str | Path, _stack: tuple[Path, ...] = ()) -> tuple[MarkedDict, list[Path]]:
     """Load a profile and its ``extends`` chain, merged (base first). Returns data and files."""
     near = _stack[-1].parent if _stack else None
-    path = locate(name_or_path, "profiles", near)
+    path = locate(name_or_path, "profiles", near, trusted=not _stack)  # extends: comes from a file
     if path in _stack:
         chain = " -> ".join(p.name for p in _stack + (path,))
         raise ProfileError(code="ADA209", message=f"extends cycle: {chain}", location=Location(str(_stack[-1])),
@@ -117,7 +135,9 @@ def load_raw(name_or_path: str | Path, _stack: tuple[Path, ...] = ()) -> tuple[M
         try:
             base, base_files = load_raw(base_name, _stack + (path,))
         except ProfileError as exc:
-            if exc.location.file is None and exc.code == "ADA209":
+            # not found, outside the allowed folders, too large: point at this extends line
+            # (an error from further down the chain already names its own extends line)
+            if exc.code in ("ADA209", "ADA220", "ADA221") and not exc.key_path:
                 f, line, col = data.marks["extends"]
                 exc.location = Location(f, line, col)
                 exc.key_path = "extends"
@@ -228,7 +248,7 @@ def validate_profile(data: MarkedDict) -> Profile:
 
 def load_pack(name: str, near: Path | None) -> tuple[RulePack, MarkedDict, Path]:
     """Load and validate a rule pack from ``rules/`` (or a path near the profile)."""
-    path = locate(name, "rules", near)
+    path = locate(name, "rules", near, trusted=False)  # rules.include comes from a profile file
     data = load_yaml_file(path)
     if not isinstance(data, dict):
         raise ProfileError(code="ADA203", message="a rule pack must be a YAML mapping", location=Location(str(path), 1, 1))

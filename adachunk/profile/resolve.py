@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,8 @@ from ..cost.punishments import make_shape
 from ..errors import AdachunkError, Location, ProfileError, ProfileErrors, did_you_mean
 from ..policy import Policy, SolverSettings
 from ..registry import detectors, embedders, shapes, splitters, tokenizers
+from . import confine
+from .limits import component_limit_errors, remote_llm_warnings
 from .loader import deep_merge, load_pack, load_raw, validate_profile, validation_errors
 from .schema import Profile
 from .yamlmarks import MarkedDict, MarkedList, mark_at, plain
@@ -36,12 +39,15 @@ class ResolvedProfile:
         policy: what the engine runs.
         files: every file that shaped it (profile chain, rule packs, grammars).
         data: merged raw data with source marks (for ``profile show --origins``).
+        warnings: rendered lines about legal but risky settings (a remote LLM endpoint), shown
+            by ``adachunk profile check``.
     """
 
     profile: Profile
     policy: Policy
     files: list[Path] = field(default_factory=list)
     data: Any = None
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def fingerprint(self) -> str:
@@ -79,7 +85,7 @@ def _component(registry, spec: dict, data: Any, path: tuple, errors: list, reser
     if params_model is None:
         return cls, fields
     try:
-        return cls, params_model.model_validate(fields)
+        params = params_model.model_validate(fields)
     except ValidationError as exc:
         errs = validation_errors(exc, data, params_model, path)
         for e in errs:
@@ -87,6 +93,12 @@ def _component(registry, spec: dict, data: Any, path: tuple, errors: list, reser
                 e.allowed = sorted(set(params_model.model_fields) | set(reserved))
         errors.extend(errs)
         return None
+    # hard caps on limits a profile could otherwise lift (a component's own le= may be missing)
+    capped = [_located(e, data, path + (key,)) for key, e in component_limit_errors(params)]
+    if capped:
+        errors.extend(capped)
+        return None
+    return cls, params
 
 
 def _apply_overrides(data: MarkedDict, overrides: dict[str, Any]) -> MarkedDict:
@@ -134,10 +146,11 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
         profile = validate_profile(data)
     except ProfileErrors as exc:
         errors.extend(exc.errors)  # keep going: report component problems in the same pass
-    base_dirs = tuple(dict.fromkeys([files[-1].parent] + [f.parent for f in files]))
+    profile_dirs = list(dict.fromkeys([files[-1].parent] + [f.parent for f in files]))
+    base_dirs = tuple(dict.fromkeys(profile_dirs + confine.search_paths()))
     built, extra_files = _build_detectors(data, base_dirs, errors)
-    candidates = _check_candidates(data, errors)
-    _check_embedders(data, errors)
+    candidates = _check_candidates(data, errors, files[-1].parent)
+    model_paths = _check_embedders(data, files[-1].parent, errors)
     rules = _build_rules(profile, data, errors) if profile is not None else []
     if profile is not None and profile.solver.tokenizer not in tokenizers:
         names = tokenizers.names()
@@ -148,13 +161,19 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
         raise ProfileErrors(errors)
     fp = fingerprint(profile, pack_files + extra_files)
     solver = SolverSettings(**{**profile.solver.model_dump(), "overlap_units": tuple(profile.solver.overlap_units)})
+    metrics, index = profile.metrics.model_dump(), profile.index.model_dump()
+    for (section, name), where in model_paths.items():  # model folders, confined and made absolute
+        embedder = (metrics if section == "metrics" else index).get("embedder")
+        if isinstance(embedder, dict):
+            embedder[name] = str(where)
     policy = Policy(
         name=profile.name, fingerprint=fp, detectors=built, rules=tuple(rules), solver=solver,
         candidates=tuple(candidates), postprocess=profile.postprocess.model_dump(),
-        metrics=profile.metrics.model_dump(), select=profile.select.model_dump(),
-        index=profile.index.model_dump(), data=canonical(profile),
+        metrics=metrics, select=profile.select.model_dump(),
+        index=index, data=canonical(profile),
     )
-    return ResolvedProfile(profile=profile, policy=policy, files=files + pack_files + extra_files, data=data)
+    return ResolvedProfile(profile=profile, policy=policy, files=files + pack_files + extra_files, data=data,
+                           warnings=remote_llm_warnings(data))
 
 
 def _build_detectors(data: Any, base_dirs: tuple, errors: list) -> tuple[dict[str, Any], list[Path]]:
@@ -169,6 +188,10 @@ def _build_detectors(data: Any, base_dirs: tuple, errors: list) -> tuple[dict[st
         if got is None:
             continue
         cls, params = got
+        outside = _grammar_outside(params, base_dirs, data, ("structures", label))
+        if outside is not None:
+            errors.append(outside)
+            continue
         try:
             det = cls(params, name=label, base_dirs=base_dirs)
         except ProfileError as exc:
@@ -181,17 +204,86 @@ def _build_detectors(data: Any, base_dirs: tuple, errors: list) -> tuple[dict[st
     return built, sorted(extra)
 
 
-def _check_embedders(data: Any, errors: list) -> None:
-    """Validate the embedder specs (registered type, its params) without loading any model."""
+def _grammar_outside(params: Any, base_dirs: tuple, data: Any, path: tuple) -> AdachunkError | None:
+    """``ADA220`` when the grammar file a structure names resolves outside the allowed folders.
+
+    The file is found exactly as the detector will find it (so the check sees the same file),
+    and checked before the detector opens it: ``grammar: /etc/shadow`` is never read.
+    """
+    name = getattr(params, "grammar", None)
+    if not isinstance(name, str):
+        return None
+    from ..detect.grammar import resolve_grammar
+
+    try:
+        found = resolve_grammar(name, base_dirs)
+    except ProfileError:
+        return None  # not found at all: the detector reports ADA210 with the files that exist
+    if confine.is_inside(found, confine.read_roots(base_dirs)):
+        return None
+    return _located(confine.outside_error("grammar file", found, confine.read_roots(base_dirs)), data,
+                    path + ("grammar",))
+
+
+def _folder_of(data: Any, path: tuple, default: Path) -> Path:
+    """The folder of the profile file that wrote the key at ``path`` (relative paths start there)."""
+    mark = mark_at(data, path)
+    if mark and mark[0] not in ("<input>", "<override>") and Path(mark[0]).is_file():
+        return Path(mark[0]).resolve().parent
+    return default
+
+
+def _confine_cache_dir(params: dict, data: Any, path: tuple, default_dir: Path, errors: list) -> None:
+    """Confine a candidate's ``cache_dir`` (a folder written to) and make it absolute, in place."""
+    value = params.get("cache_dir")
+    if not isinstance(value, str):
+        return
+    key = path + ("cache_dir",)
+    base = _folder_of(data, key, default_dir)
+    try:
+        params["cache_dir"] = str(confine.place(value, base, confine.write_roots([base]), "cache folder"))
+    except ProfileError as exc:
+        errors.append(_located(exc, data, key))
+
+
+def _is_path_like(value: str) -> bool:
+    """A model written as a filesystem path (not a registry name such as ``org/model``)."""
+    return value.startswith(("/", "~", ".")) or ".." in Path(value).parts
+
+
+def _check_embedders(data: Any, default_dir: Path, errors: list) -> dict[tuple[str, str], Path]:
+    """Validate the embedder specs (registered type, its params) without loading any model.
+
+    Returns:
+        (section, field) → the confined, absolute model folder that a ``path`` (model2vec) or a
+        path-like ``model`` (sentence-transformers) names.
+    """
+    out: dict[tuple[str, str], Path] = {}
     for path in (("metrics", "embedder"), ("index", "embedder")):
         node = data
         for key in path:
             node = node.get(key) if isinstance(node, dict) else None
-        if isinstance(node, dict):
-            _component(embedders, {"type": "sentence_transformers.v1", **node}, data, path, errors, ("type",))
+        if not isinstance(node, dict):
+            continue
+        _component(embedders, {"type": "sentence_transformers.v1", **node}, data, path, errors, ("type",))
+        for name in ("path", "model"):
+            value = node.get(name)
+            if not isinstance(value, str) or (name == "model" and not _is_path_like(value)):
+                continue
+            key = path + (name,)
+            base = _folder_of(data, key, default_dir)
+            if not (base / os.path.expanduser(value)).exists():
+                continue  # nothing would be read: the embedder reports ADA213 (model not found)
+            # a model folder is read; `adachunk models distill` writes into the user cache
+            roots = [*confine.read_roots([base]), confine.user_cache_dir()]
+            try:
+                out[(path[0], name)] = confine.place(value, base, roots, "model folder")
+            except ProfileError as exc:
+                errors.append(_located(exc, data, key))
+    return out
 
 
-def _check_candidates(data: Any, errors: list) -> list[tuple[str, dict, str]]:
+def _check_candidates(data: Any, errors: list, default_dir: Path) -> list[tuple[str, dict, str]]:
     """Validate the candidate pool against the splitter registry and each splitter's Params."""
     out = []
     cands = data.get("candidates") if isinstance(data, dict) else None
@@ -203,6 +295,7 @@ def _check_candidates(data: Any, errors: list) -> list[tuple[str, dict, str]]:
         got = _component(splitters, cand, data, ("candidates", i), errors, ("type", "name"))
         if got is not None:
             params = got[1].model_dump() if hasattr(got[1], "model_dump") else dict(got[1])
+            _confine_cache_dir(params, data, ("candidates", i), default_dir, errors)
             out.append((cand["type"], params, cand.get("name") or cand["type"]))
     return out
 

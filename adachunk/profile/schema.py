@@ -35,6 +35,12 @@ class ComponentSpec(BaseModel):
 class StructureSpec(ComponentSpec):
     """A structure to detect; the profile key is its label (used by rules)."""
 
+    emit: Literal["path", "definition", "reference", "table"] | None = Field(
+        default=None,
+        description="chunk metadata this structure feeds (adachunk.enrich): path (the structure path), "
+        "definition (defined terms), reference (cross-references), table (table context); "
+        "None: none. Never changes a boundary")
+
 
 class ShapeSpec(Strict):
     """A punishment shape with its scale."""
@@ -46,7 +52,7 @@ class ShapeSpec(Strict):
                          description="peak cost of a cut in the region (integer units after rounding; at most 10^9)")
     width: float | None = Field(
         default=None,
-        gt=0,
+        gt=0, le=1e9,
         description="for linear/reverse_linear: characters over which the ramp runs (None: the whole region)",
     )
 
@@ -112,9 +118,9 @@ class PostprocessSpec(Strict):
     """Post-processing QC applied to candidate chunkings (paper §4)."""
 
     enabled: bool = Field(default=True, description="run post-processing on candidates")
-    max_tokens: int = Field(default=1100, ge=1, description="re-split chunks above this many tokens")
-    min_tokens: int = Field(default=100, ge=0, description="merge chunks below this many tokens")
-    merge_max_tokens: int = Field(default=1150, ge=1, description="a merge may not exceed this many tokens")
+    max_tokens: int = Field(default=1100, ge=1, le=10**9, description="re-split chunks above this many tokens")
+    min_tokens: int = Field(default=100, ge=0, le=10**9, description="merge chunks below this many tokens")
+    merge_max_tokens: int = Field(default=1150, ge=1, le=10**9, description="a merge may not exceed this many tokens")
 
 
 class EmbedderSpec(ComponentSpec):
@@ -142,10 +148,10 @@ class MetricsSpec(Strict):
         default="neutral",
         description="a metric that is None: drop it and renormalise (paper), count 0.5, or count 0",
     )
-    sc_min_tokens: int = Field(default=100, ge=0, description="SC lower bound (inclusive)")
-    sc_max_tokens: int = Field(default=1100, ge=1, description="SC upper bound (inclusive)")
-    bi_tolerance: int = Field(default=5, ge=0, description="BI tolerance in characters")
-    dcc_window_tokens: int = Field(default=3000, ge=1, description="DCC window budget in tokens")
+    sc_min_tokens: int = Field(default=100, ge=0, le=10**9, description="SC lower bound (inclusive)")
+    sc_max_tokens: int = Field(default=1100, ge=1, le=10**9, description="SC upper bound (inclusive)")
+    bi_tolerance: int = Field(default=5, ge=0, le=10**9, description="BI tolerance in characters")
+    dcc_window_tokens: int = Field(default=3000, ge=1, le=10**9, description="DCC window budget in tokens")
     dcc_mode: Literal["exact", "fast"] = Field(
         default="exact",
         description="DCC windows: exact embeds each window; fast uses the token-weighted mean of chunk embeddings",
@@ -175,7 +181,7 @@ class SelectSpec(Strict):
         description="leave out candidates that fell back (e.g. LLM unreachable) unless nothing else is left",
     )
     min_score_gap: float = Field(
-        default=0.0, ge=0,
+        default=0.0, ge=0, le=1e6,
         description="a later candidate must beat the best earlier one by more than this to win (ties: profile order)",
     )
     score_ineligible: bool = Field(
@@ -185,19 +191,36 @@ class SelectSpec(Strict):
     )
 
 
+EmbedPart = Literal["heading_path", "structure_path", "definitions", "table_context", "text"]
+
+
+class ParentsSpec(Strict):
+    """Parent chunks for small-to-big retrieval: a coarser DP over the leaf chunks' boundaries."""
+
+    max_size: int = Field(ge=1, le=10**9, description="largest parent, in the solver's unit (tokens or chars)")
+    min_size: int = Field(default=0, ge=0, le=10**9, description="smallest parent but the last, same unit")
+    chunk_cost: int | None = Field(default=None, ge=0, le=10**9,
+                                   description="cost per parent (None: the solver's chunk_cost)")
+
+
 class IndexSpec(Strict):
     """Where and how ``adachunk run`` indexes the winning chunks for retrieval."""
 
     sink: Literal["lancedb", "qdrant", "none"] = Field(default="lancedb", description="vector store")
-    embed_text: Literal["heading_path+text", "text"] = Field(
-        default="heading_path+text", description="what is embedded: the chunk text, with its heading path prepended or not"
+    embed_text: Literal["heading_path+text", "text"] | list[EmbedPart] = Field(
+        default="heading_path+text",
+        description="what is embedded: the chunk text, with its heading path prepended or not, or a recipe: "
+        "the parts in order (heading_path, structure_path, definitions, table_context; text last)"
     )
+    definition_tokens: int = Field(
+        default=200, ge=0, le=100_000,
+        description="recipe part 'definitions': at most this many tokens of definitions of the terms a chunk uses")
     embedder: EmbedderSpec | None = Field(
         default=None, description="embedding model for the index (default: the metrics embedder)"
     )
     qdrant_url: str | None = Field(default=None, description="Qdrant server URL (None: local mode under the output folder)")
     collection: str = Field(default="chunks", description="table / collection name")
-    batch_size: int = Field(default=64, ge=1, description="embedding batch size")
+    batch_size: int = Field(default=64, ge=1, le=65536, description="embedding batch size")
 
 
 SizeKey = Literal["max_size", "min_size", "target_size", "chunk_cost"]
@@ -260,7 +283,7 @@ class TuneSpec(Strict):
     qa_measure: str = Field(default="coverage@5", description="QA summary measure to maximise, e.g. recall@5, mrr")
     folds: int = Field(default=5, ge=2, le=100, description="cross-validation folds over documents")
     trials: int = Field(default=30, ge=1, le=100000, description="trials per fold")
-    seed: int = Field(default=0, ge=0, description="seed of the fold split and of the TPE sampler")
+    seed: int = Field(default=0, ge=0, le=2**32 - 1, description="seed of the fold split and of the TPE sampler")
     space: TuneSpaceSpec = Field(default_factory=TuneSpaceSpec, description="the search space")
 
 
@@ -281,6 +304,8 @@ class Profile(Strict):
     metrics: MetricsSpec = Field(default_factory=MetricsSpec, description="metrics and weights")
     select: SelectSpec = Field(default_factory=SelectSpec, description="adaptive selection rules")
     index: IndexSpec = Field(default_factory=IndexSpec, description="vector index of the winning chunks")
+    parents: ParentsSpec | None = Field(
+        default=None, description="parent chunks containing the leaf chunks (each leaf gets parent_id); None: none")
     # excluded from dumps, hence from the canonical profile and its fingerprint: how a profile is
     # tuned does not change the chunks it makes
     tune: TuneSpec = Field(default_factory=TuneSpec, exclude=True,

@@ -2,7 +2,8 @@
 
 PyYAML's YAML 1.1 resolver reads ``on``/``off``/``yes``/``no`` as booleans, which would turn a
 rule's ``on:`` key into ``True``; we resolve only ``true``/``false`` as booleans (YAML 1.2).
-Duplicate keys are errors instead of silently keeping the last one.
+Duplicate keys are errors instead of silently keeping the last one; YAML merge keys (``<<:``)
+work, an explicit key overriding a merged one. Files are capped at :data:`MAX_FILE_BYTES`.
 """
 
 from __future__ import annotations
@@ -61,17 +62,27 @@ def _mark(loader: _Loader, node: yaml.Node) -> Mark:
 
 
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> MarkedDict:
+    # flatten_mapping puts the pairs of the ``<<:`` merge sources first (of a list of sources,
+    # the later ones first); the mapping's own pairs follow. Counting the own pairs beforehand
+    # tells them apart: an own key overrides a merged one (YAML 1.1 merge), and among merged
+    # pairs the later wins, i.e. the earlier source in the list, as the spec says. Only an own
+    # key written twice is a duplicate.
+    own = sum(1 for knode, _ in node.value if knode.tag != "tag:yaml.org,2002:merge")
     loader.flatten_mapping(node)
+    first_own = len(node.value) - own
     out = MarkedDict()
     out.here = _mark(loader, node)
-    for knode, vnode in node.value:
+    seen_own: set = set()
+    for i, (knode, vnode) in enumerate(node.value):
         key = loader.construct_object(knode, deep=True)
         try:
             hash(key)
         except TypeError:
             raise _error(loader, knode, "a mapping key must be a plain value") from None
-        if key in out:
-            raise _error(loader, knode, f"duplicate key '{key}'", hint="each key may appear once per mapping")
+        if i >= first_own:
+            if key in seen_own:
+                raise _error(loader, knode, f"duplicate key '{key}'", hint="each key may appear once per mapping")
+            seen_own.add(key)
         out[key] = loader.construct_object(vnode, deep=True)
         out.marks[key] = _mark(loader, knode)
     return out
@@ -148,10 +159,24 @@ def load_yaml_text(text: str, file: str = "<input>") -> Any:
             loader.dispose()
 
 
+MAX_FILE_BYTES = 1 << 20  # a profile or rule pack is a few KiB; 1 MiB leaves room, refuses junk
+
+
 def load_yaml_file(path: Path) -> Any:
-    """Read and parse a YAML file (``ADA201`` on bad syntax, ``ADA210`` when unreadable)."""
+    """Read and parse a YAML file.
+
+    Raises:
+        ProfileError: ``ADA201`` on bad syntax, ``ADA210`` when unreadable, ``ADA221`` when the
+            file holds more than :data:`MAX_FILE_BYTES` (checked while reading, so a huge or
+            endless file such as ``/dev/zero`` is never read whole).
+    """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as fh:
+            blob = fh.read(MAX_FILE_BYTES + 1)
+        if len(blob) > MAX_FILE_BYTES:
+            raise ProfileError(code="ADA221", message=f"{path} is larger than {MAX_FILE_BYTES >> 20} MiB",
+                               location=Location(str(path)), hint="a profile or rule pack is plain, small data")
+        text = blob.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ProfileError(code="ADA210", message=f"cannot read {path}: {exc}", location=Location(str(path))) from None
     return load_yaml_text(text, str(path))

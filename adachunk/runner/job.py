@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AdachunkError
+from ..errors import AdachunkError, Location
 
 _STATE: dict[str, Any] = {}  # per-process cache: resolved profile, index embedder
 
@@ -53,16 +53,25 @@ class DocResult:
     source: str
     file_sha256: str | None
     ok: bool
+    key: str = ""
     decision: dict[str, Any] = field(default_factory=dict)
     chunks: list[dict[str, Any]] = field(default_factory=list)
     vectors: np.ndarray | None = None
     error: str | None = None
     error_code: str | None = None
     seconds: float = 0.0
+    analysis_key: str | None = None
 
 
 def file_sha256(path: str) -> str | None:
-    """sha256 of a file's bytes (None when unreadable: the reader will report why)."""
+    """sha256 of a file's bytes (None when unreadable, a FIFO, a device or over the input size
+    limit: the reader will report why, without this opening it first and blocking)."""
+    from ..ingest import check_input_file
+
+    try:
+        check_input_file(path)
+    except AdachunkError:
+        return None
     h = hashlib.sha256()
     try:
         with open(path, "rb") as f:
@@ -106,19 +115,56 @@ def index_vectors(records: list[dict[str, Any]], policy, ctx) -> np.ndarray:
     from ..metrics.embedders.spans import span_embeddings
     from ..sink.records import embed_prefix, embed_text
 
+    from ..metrics.embedders.spans import document_span_embeddings
+
     mode = policy.index.get("embed_text", "heading_path+text")
     spec = policy.index.get("embedder")
     if spec is None or spec == policy.metrics.get("embedder"):
         return span_embeddings(ctx).get_prefixed([embed_prefix(r, mode) for r in records],
                                                  [(r["start"], r["end"]) for r in records])
-    return np.asarray(index_embedder(policy).embed([embed_text(r, mode) for r in records]), dtype=np.float32)
+    # cached by text, like the metrics' vectors: an unchanged chunk is not embedded again
+    index_embedder(policy)  # fail early, with the index's own error, when the model is missing
+    spans = document_span_embeddings(ctx.doc, spec, ctx.memo)
+    return np.asarray(spans.get_texts([embed_text(r, mode) for r in records]), dtype=np.float32)
 
 
-def process_path(path: str, opts: JobOptions) -> DocResult:
-    """Process one input file end to end (never raises)."""
+def process_input(inp, opts: JobOptions) -> DocResult:
+    """:func:`process_path` of a planned :class:`~adachunk.runner.manifest.Input`."""
+    return process_path(inp.source, opts, inp.key)
+
+
+def process_shipped(item: tuple[Any, bytes], opts: JobOptions) -> DocResult:
+    """Process a document whose bytes travelled with the task (workers without the client's disk).
+
+    The bytes are written to a private temporary file with the input's suffix, so every reader
+    works unchanged; the result names the original source.
+    """
+    import tempfile
+
+    inp, data = item
+    if data is None:  # the client could not read it: the worker reports why (or reads it itself)
+        return process_path(inp.source, opts, inp.key)
+    with tempfile.TemporaryDirectory(prefix="adachunk-") as tmp:
+        path = Path(tmp) / ("input" + Path(inp.source).suffix)
+        path.write_bytes(data)
+        res = process_path(str(path), opts, inp.key)
+    res.file_sha256 = hashlib.sha256(data).hexdigest()
+    res.source = str(path)  # the backend restores the listed path (sources, records, errors)
+    return res
+
+
+def process_path(path: str, opts: JobOptions, key: str | None = None) -> DocResult:
+    """Process one input file end to end (never raises).
+
+    Args:
+        path: the input file.
+        opts: the run's options.
+        key: the document's key in the output folder (its ``doc_id``; default: the reader's id).
+    """
     from ..ingest import read_document
     from ..metrics.suite import context_for
     from ..select import select_document
+    from ..enrich import enrich_records
     from ..sink.records import chunk_record
 
     t0 = time.perf_counter()
@@ -126,26 +172,39 @@ def process_path(path: str, opts: JobOptions) -> DocResult:
     try:
         rp = _profile(opts)
         doc = read_document(path, errors=opts.errors)
+        if key:
+            doc.id = key
         ctx = context_for(doc, rp.policy)
         decision = select_document(doc, rp.policy, postprocess=opts.postprocess, ctx=ctx)
         best = decision.best
         records = []
         if best is not None:
-            records = [chunk_record(c, doc, rp.name, rp.fingerprint, best.type, candidate=best.name,
-                                    scores=best.scores) for c in best.chunking.chunks]
+            records = enrich_records([chunk_record(c, doc, rp.name, rp.fingerprint, best.type, candidate=best.name,
+                                                   scores=best.scores) for c in best.chunking.chunks], doc, rp.policy)
         vectors = index_vectors(records, rp.policy, ctx) if opts.index and records else None
         ok = best is not None
         error = None if ok else "every candidate failed: " + "; ".join(
             f"{c.name}: {c.error}" for c in decision.candidates)
-        return DocResult(path, digest, ok, decision.record(), records, vectors, error,
-                         None if ok else "ADA311", time.perf_counter() - t0)
+        return DocResult(path, digest, ok, key or doc.id, decision.record(), records, vectors, error,
+                         None if ok else "ADA311", time.perf_counter() - t0, _analysis_key(doc))
     except AdachunkError as err:
-        return DocResult(path, digest, False, error=err.render(), error_code=err.code,
+        if not err.location.file:  # e.g. ADA306 from a detector: name the document
+            err.location = Location(path, err.location.line, err.location.column)
+        return DocResult(path, digest, False, key or "", error=err.render(), error_code=err.code,
                          seconds=time.perf_counter() - t0)
     except Exception as exc:  # a bug must not stop the corpus: record it with its trace
         trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-6:])
-        return DocResult(path, digest, False, error=f"ADA101 {path}: internal error {type(exc).__name__}: {exc}\n{trace}",
+        return DocResult(path, digest, False, key or "",
+                         error=f"ADA101 {path}: internal error {type(exc).__name__}: {exc}\n{trace}",
                          error_code="ADA101", seconds=time.perf_counter() - t0)
+
+
+def _analysis_key(doc) -> str | None:
+    """The document's analysis-store key when a store is in use (the run prunes the others)."""
+    from ..analysis import analysis_of
+    from ..analysis.store import current_store
+
+    return analysis_of(doc).key if current_store() is not None else None
 
 
 def worker_init(threads: int = 1) -> None:

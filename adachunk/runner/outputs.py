@@ -43,7 +43,7 @@ class _Writer:
 
     def __init__(self, path: Path):
         self.path = path
-        self.tmp = path.with_name(path.name + ".tmp")
+        self.tmp = path.with_name(path.name + f".tmp{os.getpid()}")
         try:
             self.f = open(self.tmp, "w", encoding="utf-8", newline="\n")
         except OSError as exc:
@@ -64,18 +64,28 @@ class _Writer:
 
 
 def assemble(out: Path, sources: Iterable[str], store: ResultStore, *, index_sink=None,
-             parquet: bool = True) -> dict[str, Any]:
+             parquet: bool = True, notes: dict[str, Any] | None = None) -> dict[str, Any]:
     """Write the final outputs; returns the summary (also written to ``summary.json``).
+
+    Args:
+        out: the output folder.
+        sources: the documents the folder holds (the manifest's), in output order.
+        store: their saved results.
+        index_sink: an :class:`~adachunk.sink.sync.IndexSync` given every document's chunks
+            and vectors (None: no index).
+        parquet: write ``chunks.parquet`` too.
+        notes: more summary keys (what the run listed, kept and dropped).
 
     Any OS-level write failure (permissions, disk full) becomes ``ADA307`` naming the folder.
     """
     try:
-        return _assemble(Path(out), sources, store, index_sink, parquet)
+        return _assemble(Path(out), sources, store, index_sink, parquet, notes or {})
     except OSError as exc:
         raise write_error(Path(out), exc) from None
 
 
-def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink, parquet: bool) -> dict[str, Any]:
+def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink, parquet: bool,
+              notes: dict[str, Any]) -> dict[str, Any]:
     chunks_w, decisions_w = _Writer(out / "chunks.jsonl"), _Writer(out / "decisions.jsonl")
     pq = _ParquetWriter(out / "chunks.parquet") if parquet else None
     per_candidate: dict[str, _Means] = defaultdict(_Means)
@@ -112,7 +122,7 @@ def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink,
         if pq is not None:
             pq.add(entry["chunks"])
         if index_sink is not None and vectors is not None and entry["chunks"]:
-            index_sink.upsert(entry["chunks"], vectors)
+            index_sink.add(entry["chunks"], vectors)
     for w in (chunks_w, decisions_w):
         w.close()
     if pq is not None:
@@ -124,7 +134,10 @@ def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink,
         "adaptive": adaptive.result(),
         "candidates": {name: {"means": m.result(), "status": dict(status[name])} for name, m in per_candidate.items()},
         "failures": failures[:1000],
+        **notes,
     }
+    if index_sink is not None:
+        summary["index"] = index_sink.finish()
     w = _Writer(out / "summary.json")
     w.write(json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
     w.close()
@@ -139,7 +152,7 @@ class _ParquetWriter:
         import pyarrow.parquet as pq
 
         self.pa, self.path = pa, path
-        self.tmp = path.with_name(path.name + ".tmp")
+        self.tmp = path.with_name(path.name + f".tmp{os.getpid()}")
         score = pa.struct([(k, pa.float64()) for k in METRIC_KEYS])
         self.schema = pa.schema([
             ("id", pa.string()), ("doc_id", pa.string()), ("source", pa.string()), ("index", pa.int64()),
@@ -147,6 +160,17 @@ class _ParquetWriter:
             ("tokens", pa.int64()), ("heading_path", pa.list_(pa.string())), ("pages", pa.list_(pa.int64())),
             ("profile", pa.string()), ("profile_fingerprint", pa.string()), ("splitter", pa.string()),
             ("candidate", pa.string()), ("scores", score),
+            # chunk metadata (adachunk.enrich): links, structure, terms, references, table context
+            ("prev_id", pa.string()), ("next_id", pa.string()), ("parent_id", pa.string()),
+            ("parent_start", pa.int64()), ("parent_end", pa.int64()), ("structure_path", pa.list_(pa.string())),
+            ("structure_covers", pa.list_(pa.string())), ("defines", pa.list_(pa.string())),
+            ("defined_terms", pa.list_(pa.struct([("term", pa.string()), ("chunk_index", pa.int64()),
+                                                  ("chunk_id", pa.string())]))),
+            ("references", pa.list_(pa.struct([
+                ("text", pa.string()), ("target", pa.string()), ("start", pa.int64()), ("end", pa.int64()),
+                ("target_start", pa.int64()), ("chunk_index", pa.int64()), ("chunk_id", pa.string()),
+                ("external", pa.bool_()), ("other_act", pa.bool_())]))),
+            ("table_context", pa.string()), ("embed_prefix", pa.string()),
         ])
         try:
             self.writer = pq.ParquetWriter(str(self.tmp), self.schema)

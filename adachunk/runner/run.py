@@ -10,8 +10,12 @@ from typing import Any, Iterable
 
 from ..ingest import supported_suffixes
 from ..ingest.discover import expand_inputs
+from ..analysis.store import default_store
+from ..sink.vectors import write_index_meta
 from .backends import run_dask, run_pool, run_serial
 from .job import DocResult, JobOptions, file_sha256
+from .lock import OutputLock
+from .manifest import Manifest, carried_over, plan_inputs
 from .outputs import assemble
 from .progress import Progress
 from .state import ResultStore
@@ -41,15 +45,21 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
                workers: int | None = None, resume: bool = False, backend: str = "local",
                scheduler: str | None = None, overrides: dict[str, Any] | None = None, errors: str = "strict",
                postprocess: bool = True, sink: str | None = None, qdrant_url: str | None = None,
-               progress: bool | None = None) -> RunSummary:
+               progress: bool | None = None, prune: bool = False, wait: float = 0.0,
+               ship_inputs: bool = False) -> RunSummary:
     """Adaptive chunking of every input; see the README for the output files.
+
+    The output folder is locked for the whole run and ends holding exactly its manifest's
+    chunks (:mod:`adachunk.runner.manifest`): this run's documents plus, with ``resume``, the
+    folder's earlier documents that are unchanged and not pruned.
 
     Args:
         inputs: files, folders or globs (``.md``, ``.txt``, paper ``.json``, ``.pdf``).
         profile: builtin profile name or YAML path.
         out: output folder (created).
         workers: worker processes (default: the machine's cores, at most one per document).
-        resume: skip documents already done with the same profile fingerprint and content.
+        resume: skip documents already done with the same profile fingerprint and content, and
+            keep the folder's other documents.
         backend: ``local`` (process pool), ``serial`` or ``dask``.
         scheduler: Dask scheduler address (``backend="dask"``; None starts a LocalCluster).
         overrides: solver overrides.
@@ -58,11 +68,16 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
         sink: override the profile's index sink (``lancedb``, ``qdrant``, ``none``).
         qdrant_url: Qdrant server URL (``sink="qdrant"``; None: local mode under ``out``).
         progress: force the progress line on/off (default: on a TTY).
+        prune: with ``resume``, drop the folder's documents that this run does not list.
+        wait: seconds to wait for another run holding ``out`` (0: fail at once with ``ADA319``).
+        ship_inputs: send document bytes with the Dask tasks (workers without the client's disk).
     """
     from ..api import load_profile
 
     t0 = time.perf_counter()
     overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+    if backend == "dask" and profile.endswith((".yaml", ".yml")) and os.path.exists(profile):
+        profile = os.path.abspath(profile)  # workers resolve paths in their own working folder
     rp = load_profile(profile, **overrides)
     index = dict(rp.policy.index)
     if sink:
@@ -73,35 +88,67 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
                       postprocess=postprocess, index=index.get("sink") != "none")
     check_embedders(rp, index, opts.index)
     out = Path(out)
-    store = ResultStore(out, rp.fingerprint, opts.key())
-    store.prepare(resume)
-    sources = list(expand_inputs(inputs, supported_suffixes()))
-    todo = [s for s in sources if not (resume and store.done(s, file_sha256(s)))]
+    items = list(inputs)
+    sources, warnings = plan_inputs(expand_inputs(items, supported_suffixes()), items)
+    inside = [i for i in sources if Path(i.source).resolve().is_relative_to(out.resolve())]
+    if inside:  # the folder's own JSON files (results, summary) are never inputs
+        warnings.append(f"{len(inside)} file(s) inside the output folder {out} skipped")
+        sources = [i for i in sources if i not in inside]
+    with OutputLock(out, wait=wait), default_store(out / ".adachunk" / "analysis") as astore:
+        store = ResultStore(out, rp.fingerprint, opts.key())
+        previous = Manifest.load(out) if resume else Manifest(out / ".adachunk" / "manifest.json")
+        store.prepare(resume)
+        todo = [i for i in sources if not (resume and store.done(i.source, file_sha256(i.source), i.key))]
+        kept, dropped = carried_over(previous, sources, rp.fingerprint, opts.key(), prune=prune,
+                                     file_sha256=file_sha256)
+        _execute(todo, opts, store, backend, scheduler, workers, progress, ship_inputs)
+        docs = sources + kept
+        manifest = Manifest(previous.path, rp.fingerprint, opts.key(),
+                            {i.key: store.manifest_entry(i.source, i.key) for i in docs})
+        store.forget(previous, manifest)
+        vec_sink = _sink(out, index, rp) if opts.index else None
+        notes = {"documents": {"listed": len(sources), "kept": len(kept), "dropped": dropped, "aliases": warnings}}
+        t1 = time.perf_counter()
+        summary = assemble(out, [i.source for i in docs], store, index_sink=vec_sink, notes=notes)
+        if vec_sink is not None:
+            write_index_meta(out, vec_sink.identity)
+            if hasattr(vec_sink.sink, "close"):
+                vec_sink.sink.close()
+        else:  # an index of an earlier run no longer matches the folder: search must not use it
+            (out / "index.json").unlink(missing_ok=True)
+        summary["timings"] = {"process_s": round(t1 - t0, 3), "assemble_s": round(time.perf_counter() - t1, 3)}
+        manifest.save()
+        if astore is not None and astore.root == (out / ".adachunk" / "analysis").resolve():
+            _prune_analyses(astore, store, docs)
+    totals = summary["totals"]
+    return RunSummary(out, len(sources), len(todo), len(sources) - len(todo), totals["failed"], totals["chunks"],
+                      time.perf_counter() - t0, summary)
+
+
+def _execute(todo, opts: JobOptions, store: ResultStore, backend: str, scheduler: str | None,
+             workers: int | None, progress: bool | None, ship_inputs: bool) -> None:
+    """Process ``todo`` on the chosen backend, saving each result as it arrives."""
     bar = Progress(len(todo), enabled=progress)
-    failed = 0
 
     def on_result(res: DocResult) -> None:
-        nonlocal failed
         store.save(res)
-        failed += int(not res.ok)
         bar.update(len(res.chunks), not res.ok)
 
     n = workers or os.cpu_count() or 1
     n = max(1, min(n, len(todo) or 1))
     if backend == "dask":
-        run_dask(todo, opts, on_result, scheduler=scheduler, workers=n)
+        run_dask(todo, opts, on_result, scheduler=scheduler, workers=n, ship_inputs=ship_inputs)
     elif backend == "serial" or n == 1:
         run_serial(todo, opts, on_result)
     else:
         run_pool(todo, opts, on_result, n)
     bar.close()
-    vec_sink = _sink(out, index, rp) if opts.index else None
-    summary = assemble(out, sources, store, index_sink=vec_sink)
-    if vec_sink is not None and hasattr(vec_sink, "close"):
-        vec_sink.close()
-    totals = summary["totals"]
-    return RunSummary(out, len(sources), len(todo), len(sources) - len(todo), totals["failed"], totals["chunks"],
-                      time.perf_counter() - t0, summary)
+
+
+def _prune_analyses(astore, store: ResultStore, docs) -> None:
+    """Drop the folder's cached analyses of documents it no longer holds (bounded disk use)."""
+    keep = {store.analysis_key(i.source) for i in docs} - {None}
+    astore.retain(keep)
 
 
 def check_embedders(rp, index: dict[str, Any], with_index: bool) -> None:
@@ -138,14 +185,17 @@ def check_embedders(rp, index: dict[str, Any], with_index: bool) -> None:
 
 
 def _sink(out: Path, index: dict[str, Any], rp):
-    """Open the vector sink and record the index metadata (embedder identity from the profile)."""
+    """Open the vector sink, ready to be brought to the folder's chunks (``IndexSync``)."""
     from ..metrics.embedders import load_embedder
-    from ..sink.vectors import open_sink, write_index_meta
+    from ..sink.sync import IndexSync
+    from ..sink.vectors import index_meta, open_sink
 
     sink = open_sink(out, index)
     if sink is None:
         return None
     spec = index.get("embedder") or rp.policy.metrics.get("embedder")
     emb = load_embedder(spec)
-    write_index_meta(out, index, {"spec": spec, **emb.identity()})
-    return sink
+    identity = index_meta(index, {"spec": spec, **emb.identity()})
+    sync = IndexSync(sink, out, identity)
+    sync.identity = identity
+    return sync

@@ -65,11 +65,31 @@ class ResultStore:
         key = state_key(source)
         return self.dir / f"{key}.json", self.dir / f"{key}.npy"
 
-    def done(self, source: str, file_sha256: str | None) -> bool:
-        """True when ``source`` was finished with this profile fingerprint, options and content."""
+    def done(self, source: str, file_sha256: str | None, key: str | None = None) -> bool:
+        """True when ``source`` was finished with this profile fingerprint, options, content and
+        (when given) document key."""
         meta = self.meta(source)
         return bool(meta) and meta.get("ok") and file_sha256 is not None and meta.get("file_sha256") == file_sha256 \
-            and meta.get("fingerprint") == self.fingerprint and meta.get("options") == self.options_key
+            and meta.get("fingerprint") == self.fingerprint and meta.get("options") == self.options_key \
+            and (key is None or meta.get("key") == key)
+
+    def manifest_entry(self, source: str, key: str) -> dict[str, Any]:
+        """The manifest line of a document (its saved result's hash, status and chunk ids)."""
+        meta = self.meta(source) or {}
+        return {"key": key, "source": source, "file_sha256": meta.get("file_sha256"), "ok": bool(meta.get("ok")),
+                "chunk_ids": [c["id"] for c in meta.get("chunks", [])]}
+
+    def analysis_key(self, source: str) -> str | None:
+        """The analysis-store key recorded with a document's result."""
+        return (self.meta(source) or {}).get("analysis_key")
+
+    def forget(self, previous, current) -> None:
+        """Delete the saved results of documents the previous manifest held and the current does not."""
+        gone = {d.get("source") for k, d in previous.documents.items() if k not in current.documents}
+        gone -= {d.get("source") for d in current.documents.values()}
+        for source in gone:
+            for path in self._paths(source):
+                path.unlink(missing_ok=True)
 
     def meta(self, source: str) -> dict[str, Any] | None:
         path, _ = self._paths(source)
@@ -87,7 +107,7 @@ class ResultStore:
             buf = io.BytesIO()
             np.save(buf, res.vectors, allow_pickle=False)
             atomic_write_bytes(npy, buf.getvalue())
-        entry = {"source": res.source, "file_sha256": res.file_sha256, "fingerprint": self.fingerprint,
+        entry = {"source": res.source, "key": res.key, "analysis_key": res.analysis_key, "file_sha256": res.file_sha256, "fingerprint": self.fingerprint,
                  "options": self.options_key, "ok": res.ok, "error": res.error, "error_code": res.error_code,
                  "seconds": round(res.seconds, 4), "decision": res.decision, "chunks": res.chunks,
                  "has_vectors": res.vectors is not None}

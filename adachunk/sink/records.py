@@ -27,8 +27,8 @@ def chunk_record(chunk: Chunk, doc: Document, profile_name: str, fingerprint: st
     return rec
 
 
-def embed_text(record: dict[str, Any], mode: str = "heading_path+text") -> str:
-    """What the vector index embeds for a chunk: its text, optionally after its heading path.
+def embed_text(record: dict[str, Any], mode: str | list[str] = "heading_path+text") -> str:
+    """What the vector index embeds for a chunk: its text, optionally after its context.
 
     The source slice (``text``) stays untouched; only the embedded string carries the context
     (like Docling's ``contextualize()``).
@@ -36,8 +36,17 @@ def embed_text(record: dict[str, Any], mode: str = "heading_path+text") -> str:
     return embed_prefix(record, mode) + record["text"]
 
 
-def embed_prefix(record: dict[str, Any], mode: str = "heading_path+text") -> str:
-    """What :func:`embed_text` puts before the chunk text ("" when nothing)."""
+def embed_prefix(record: dict[str, Any], mode: str | list[str] = "heading_path+text") -> str:
+    """What :func:`embed_text` puts before the chunk text ("" when nothing).
+
+    ``mode`` is the profile's ``index.embed_text``: ``heading_path+text``, ``text``, or a recipe
+    (a list of parts), whose prefix :func:`adachunk.enrich.enrich_records` stored in the record
+    as ``embed_prefix`` (a record made without it falls back to its heading path).
+    """
+    if isinstance(mode, (list, tuple)):
+        if "embed_prefix" in record:
+            return record["embed_prefix"]
+        mode = "heading_path+text" if "heading_path" in mode else "text"
     path = record.get("heading_path") or []
     if mode == "heading_path+text" and path:
         return " > ".join(path) + "\n\n"

@@ -14,15 +14,31 @@ from typing import Any, Protocol, Sequence
 
 import numpy as np
 
+from ..errors import InputError, Location
+
 PAYLOAD_FIELDS = ("id", "doc_id", "source", "index", "start", "end", "text", "tokens", "heading_path", "pages",
-                  "profile", "profile_fingerprint", "splitter", "candidate")
+                  "profile", "profile_fingerprint", "splitter", "candidate",
+                  # chunk metadata (adachunk.enrich): neighbours and parent for small-to-big retrieval
+                  "prev_id", "next_id", "parent_id", "structure_path", "embed_prefix")
 
 
 class VectorSink(Protocol):
     """What ``adachunk run`` needs from a vector store."""
 
-    def upsert(self, records: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+    def upsert(self, records: Sequence[dict[str, Any]], vectors: np.ndarray, *, new: bool = False) -> None:
         """Insert or update the chunks (matched by ``id``) with their vectors."""
+
+    def ids(self) -> set[str]:
+        """Every chunk id in the store."""
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Remove chunks by id."""
+
+    def drop(self) -> None:
+        """Remove every chunk."""
+
+    def compact(self) -> None:
+        """Reclaim the space of earlier versions."""
 
     def search(self, vector: np.ndarray, k: int) -> list[dict[str, Any]]:
         """The ``k`` nearest chunks: payload dicts with a ``score`` (cosine similarity)."""
@@ -33,6 +49,9 @@ def _payload(rec: dict[str, Any], embed_text: str | None = None) -> dict[str, An
     out["heading_path"] = list(out["heading_path"] or [])
     out["pages"] = [int(p) for p in out["pages"] or []]
     return out
+
+
+_DELETE_BATCH = 1000  # ids per delete predicate
 
 
 class LanceDBSink:
@@ -50,7 +69,8 @@ class LanceDBSink:
         except (FileNotFoundError, ValueError):
             return None
 
-    def upsert(self, records: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+    def upsert(self, records: Sequence[dict[str, Any]], vectors: np.ndarray, *, new: bool = False) -> None:
+        """Insert or update by id; ``new=True`` appends rows known to be absent (one cheap commit)."""
         import pyarrow as pa
 
         rows = [_payload(r) | {"vector": np.asarray(v, np.float32).tolist()} for r, v in zip(records, vectors)]
@@ -60,14 +80,51 @@ class LanceDBSink:
             ("start", pa.int64()), ("end", pa.int64()), ("text", pa.string()), ("tokens", pa.int64()),
             ("heading_path", pa.list_(pa.string())), ("pages", pa.list_(pa.int64())), ("profile", pa.string()),
             ("profile_fingerprint", pa.string()), ("splitter", pa.string()), ("candidate", pa.string()),
+            ("prev_id", pa.string()), ("next_id", pa.string()), ("parent_id", pa.string()),
+            ("structure_path", pa.list_(pa.string())), ("embed_prefix", pa.string()),
             ("vector", pa.list_(pa.float32(), dim)),
         ])
         data = pa.Table.from_pylist(rows, schema=schema)
         table = self._table()
         if table is None:
             self.db.create_table(self.name, data=data)
+        elif new:
+            table.add(data)
+        else:
+            table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+
+    def ids(self) -> set[str]:
+        """The chunk ids the table holds (read without the vectors)."""
+        table = self._table()
+        if table is None:
+            return set()
+        return set(table.search().select(["id"]).limit(None).to_arrow()["id"].to_pylist())
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Remove rows by chunk id."""
+        table = self._table()
+        ids = list(ids)
+        for i in range(0, len(ids) if table is not None else 0, _DELETE_BATCH):
+            quoted = ",".join("'" + x.replace("'", "''") + "'" for x in ids[i:i + _DELETE_BATCH])
+            table.delete(f"id IN ({quoted})")
+
+    def drop(self) -> None:
+        """Remove the whole table (the index is rebuilt, e.g. for another embedder)."""
+        if self._table() is not None:
+            self.db.drop_table(self.name)
+
+    def compact(self) -> None:
+        """Merge the small files of many commits and drop old versions (the run holds the
+        folder's lock, so no writer uses them; a reader mid-query may have to retry)."""
+        import warnings
+        from datetime import timedelta
+
+        table = self._table()
+        if table is None:
             return
-        table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
 
     def search(self, vector: np.ndarray, k: int) -> list[dict[str, Any]]:
         table = self._table()
@@ -108,13 +165,45 @@ class QdrantSink:
         if not self.client.collection_exists(self.collection):
             self.client.create_collection(self.collection, vectors_config=VectorParams(size=dim, distance=Distance.COSINE))
 
-    def upsert(self, records: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+    def upsert(self, records: Sequence[dict[str, Any]], vectors: np.ndarray, *, new: bool = False) -> None:
+        """Insert or update by id (Qdrant upserts either way; ``new`` is accepted for the protocol)."""
         from qdrant_client.models import PointStruct
 
         self._ensure(int(vectors.shape[1]))
         points = [PointStruct(id=self.point_id(r["id"]), vector=np.asarray(v, np.float32).tolist(), payload=_payload(r))
                   for r, v in zip(records, vectors)]
         self.client.upsert(self.collection, points=points, wait=True)
+
+    def ids(self) -> set[str]:
+        """The chunk ids the collection holds (scrolled without vectors)."""
+        if not self.client.collection_exists(self.collection):
+            return set()
+        out: set[str] = set()
+        offset = None
+        while True:
+            points, offset = self.client.scroll(self.collection, limit=1000, offset=offset, with_payload=["id"],
+                                                with_vectors=False)
+            out.update(str((p.payload or {}).get("id")) for p in points)
+            if offset is None:
+                return out
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Remove points by chunk id."""
+        from qdrant_client.models import PointIdsList
+
+        ids = list(ids)
+        if ids and self.client.collection_exists(self.collection):
+            for i in range(0, len(ids), _DELETE_BATCH):
+                self.client.delete(self.collection, points_selector=PointIdsList(
+                    points=[self.point_id(x) for x in ids[i:i + _DELETE_BATCH]]), wait=True)
+
+    def drop(self) -> None:
+        """Remove the whole collection."""
+        if self.client.collection_exists(self.collection):
+            self.client.delete_collection(self.collection)
+
+    def compact(self) -> None:
+        """Nothing to do: Qdrant optimises its segments itself."""
 
     def search(self, vector: np.ndarray, k: int) -> list[dict[str, Any]]:
         if not self.client.collection_exists(self.collection):
@@ -137,23 +226,31 @@ def open_sink(out: Path, index: dict[str, Any]) -> VectorSink | None:
     kind = index.get("sink", "lancedb")
     if kind == "none":
         return None
-    if kind == "qdrant":
-        url = index.get("qdrant_url")
-        return QdrantSink(url=url, path=None if url else Path(out) / "qdrant", collection=index.get("collection", "chunks"))
-    return LanceDBSink(Path(out) / "lancedb", index.get("collection", "chunks"))
+    with index_errors(Path(out)):  # e.g. a local Qdrant folder another process has open
+        if kind == "qdrant":
+            url = index.get("qdrant_url")
+            return QdrantSink(url=url, path=None if url else Path(out) / "qdrant",
+                              collection=index.get("collection", "chunks"))
+        return LanceDBSink(Path(out) / "lancedb", index.get("collection", "chunks"))
 
 
-def write_index_meta(out: Path, index: dict[str, Any], embedder_identity: dict[str, Any]) -> None:
-    """Record how the index was built (``search`` reads it back)."""
-    meta = {"sink": index.get("sink", "lancedb"), "collection": index.get("collection", "chunks"),
+def index_meta(index: dict[str, Any], embedder_identity: dict[str, Any]) -> dict[str, Any]:
+    """How an index is built: its store, collection, embedded text and embedder."""
+    return {"sink": index.get("sink", "lancedb"), "collection": index.get("collection", "chunks"),
             "qdrant_url": index.get("qdrant_url"), "embed_text": index.get("embed_text"),
-            "embedder": embedder_identity}
-    (Path(out) / "index.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+            "embedder": embedder_identity, "payload": list(PAYLOAD_FIELDS)}
+
+
+def write_index_meta(out: Path, meta: dict[str, Any]) -> None:
+    """Record how the index was built (``search`` reads it back); written atomically, and only
+    once the index is complete."""
+    from ..runner.state import atomic_write_bytes
+
+    atomic_write_bytes(Path(out) / "index.json", (json.dumps(meta, indent=1) + "\n").encode("utf-8"))
 
 
 def read_index_meta(out: Path) -> dict[str, Any]:
     """The ``index.json`` of an output folder (``ADA312`` when there is no index)."""
-    from ..errors import InputError, Location
 
     path = Path(out) / "index.json"
     try:
@@ -161,3 +258,24 @@ def read_index_meta(out: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         raise InputError(code="ADA312", message=f"{out} has no vector index (index.json missing)",
                          location=Location(str(path)), hint="run `adachunk run ... --out DIR` with an index sink first") from None
+
+
+class index_errors:
+    """Context manager: a failing vector store becomes ``ADA320`` (never a raw traceback)."""
+
+    def __init__(self, out: Path):
+        self.out = out
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if exc is None or isinstance(exc, InputError) or not isinstance(exc, Exception):
+            return False
+        text = str(exc) or type(exc).__name__
+        disk = "No space left" in text or getattr(exc, "errno", None) == 28
+        raise InputError(
+            code="ADA320", message=f"the vector index under {self.out} cannot be written: {text[:300]}",
+            location=Location(str(self.out)),
+            hint=("free some disk space, then " if disk else "") + "rerun with --resume: the chunk files and "
+                 "per-document results are saved, and the index is rebuilt to match them") from None

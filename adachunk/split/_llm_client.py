@@ -9,6 +9,12 @@ itself: two runs of the same request wait the same.
 Responses are cached as small JSON files named by the sha256 of (model, base URL, messages,
 sampling settings), written atomically (temporary file + ``os.replace``), so re-runs are free,
 deterministic, and work without network or API key.
+
+Profiles are shared, so untrusted: the API key is never sent to an endpoint off this machine
+unless the user allowed it (``--allow-remote-llm``, i.e. ``ADACHUNK_ALLOW_REMOTE_LLM=1``, which
+worker processes inherit); otherwise the call is refused with ``ADA219``. Each attempt has a
+wall-clock deadline (``timeout_s``) for the whole exchange, not only per read: a server that
+drips a byte every few seconds ends as a ``timeout`` failure, like any other.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from ..errors import ProfileError
+
 log = logging.getLogger("adachunk.split")
 
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -32,6 +40,13 @@ BASE_URL_ENVS = ("ADACHUNK_LLM_BASE_URL", "OPENAI_BASE_URL")
 LOCAL_PLACEHOLDER_KEY = "not-needed"  # local servers (llama.cpp, vLLM ...) ignore the key
 CACHE_VERSION = 1
 _MAX_BACKOFF_S = 30.0
+ALLOW_REMOTE_ENV = "ADACHUNK_ALLOW_REMOTE_LLM"
+REMOTE_CODE = "ADA219"
+
+
+def remote_allowed() -> bool:
+    """Whether the user allowed API keys to go to endpoints off this machine."""
+    return os.environ.get(ALLOW_REMOTE_ENV, "").strip().lower() in ("1", "true", "yes")
 
 
 class LLMFailure(Exception):
@@ -169,21 +184,25 @@ def complete(request: Request, *, api_key_env: str, timeout_s: float, max_retrie
         hit = cache.get(key)
         if hit is not None:
             return hit
-    api_key = os.environ.get(api_key_env)
-    if not api_key:
-        if not is_local(request.base_url):
-            raise LLMFailure("no_api_key", f"environment variable {api_key_env} is not set and "
-                             f"{redact_url(request.base_url)} is not a local endpoint")
-        api_key = LOCAL_PLACEHOLDER_KEY
+    api_key = _api_key(request.base_url, api_key_env)
     try:
         from openai import OpenAI
+
+        from ._llm_deadline import DeadlineTransport
     except ImportError:
         raise LLMFailure("client_unavailable", "the 'openai' package is not installed "
                          "(pip install 'adachunk[llm]')") from None
     rng = random.Random(int(key[:16], 16))
-    client = OpenAI(base_url=request.base_url, api_key=api_key, timeout=timeout_s, max_retries=0)
+    transport = DeadlineTransport()
     try:
-        reply = _with_retries(client, request, max_retries, backoff_s, rng)
+        import httpx
+
+        client = OpenAI(base_url=request.base_url, api_key=api_key, timeout=timeout_s, max_retries=0,
+                        http_client=httpx.Client(transport=transport, timeout=timeout_s))
+    except Exception as exc:  # a broken client install must be a fallback, not a crash
+        raise LLMFailure("client_error", _short(exc)) from None
+    try:
+        reply = _with_retries(client, transport, request, timeout_s, max_retries, backoff_s, rng)
     finally:
         client.close()
     if cache is not None:
@@ -191,19 +210,56 @@ def complete(request: Request, *, api_key_env: str, timeout_s: float, max_retrie
     return reply
 
 
-def _with_retries(client, request: Request, max_retries: int, backoff_s: float, rng) -> Reply:
+def _api_key(base_url: str, api_key_env: str) -> str:
+    """The key to send, after checking that it may go to ``base_url``.
+
+    Raises:
+        LLMFailure: ``no_api_key`` for a remote endpoint without a key (nothing is sent).
+        ProfileError: ``ADA219`` when a key would go to a remote endpoint the user did not allow.
+    """
+    api_key = os.environ.get(api_key_env)
+    if is_local(base_url):
+        return api_key or LOCAL_PLACEHOLDER_KEY
+    if not api_key:
+        raise LLMFailure("no_api_key", f"environment variable {api_key_env} is not set and "
+                         f"{redact_url(base_url)} is not a local endpoint")
+    if not remote_allowed():
+        raise ProfileError(
+            code=REMOTE_CODE, key_path="base_url",
+            message=f"the LLM endpoint {redact_url(base_url)} is not on this machine: the API key "
+            f"from {api_key_env} and the documents are not sent there unless the user allows it",
+            hint=f"pass --allow-remote-llm (or set {ALLOW_REMOTE_ENV}=1) if you trust this "
+            "endpoint, or point base_url at a local server")
+    return api_key
+
+
+def _with_retries(client, transport, request: Request, timeout_s: float, max_retries: int,
+                  backoff_s: float, rng) -> Reply:
+    from ._llm_deadline import run_with_deadline
+
     for attempt in range(max_retries + 1):
         try:
-            return _call(client, request, attempt + 1)
+            transport.start(timeout_s)
+            return run_with_deadline(lambda: _call(client, request, attempt + 1), timeout_s)
+        except TimeoutError as exc:
+            failure = LLMFailure("timeout", str(exc))
+            failure.attempts = attempt + 1
+            if attempt == max_retries:
+                raise failure from None
+            _backoff(failure, attempt, max_retries, backoff_s, rng)
         except LLMFailure as failure:
             failure.attempts = attempt + 1
             if not _retryable(failure.reason) or attempt == max_retries:
                 raise
-            delay = min(_MAX_BACKOFF_S, backoff_s * 2**attempt) * (0.5 + rng.random())
-            log.info("LLM call failed (%s), retry %d/%d in %.2f s", failure.reason, attempt + 1,
-                     max_retries, delay)
-            time.sleep(delay)
+            _backoff(failure, attempt, max_retries, backoff_s, rng)
     raise AssertionError("unreachable")  # the loop always returns or raises
+
+
+def _backoff(failure: LLMFailure, attempt: int, max_retries: int, backoff_s: float, rng) -> None:
+    delay = min(_MAX_BACKOFF_S, backoff_s * 2**attempt) * (0.5 + rng.random())
+    log.info("LLM call failed (%s), retry %d/%d in %.2f s", failure.reason, attempt + 1,
+             max_retries, delay)
+    time.sleep(delay)
 
 
 def _retryable(reason: str) -> bool:
@@ -228,6 +284,8 @@ def _call(client, request: Request, attempt: int) -> Reply:
         raise LLMFailure(f"http_{exc.status_code}", _short(exc)) from None
     except openai.OpenAIError as exc:
         raise LLMFailure("bad_response", _short(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - truncated JSON, garbage bytes, a client bug: all fall back
+        raise LLMFailure("bad_response", f"unreadable answer: {type(exc).__name__}: {_short(exc)}") from None
     latency = time.perf_counter() - t0
     try:
         choice = resp.choices[0]

@@ -103,7 +103,7 @@ def build_chunks(
     analysis = analysis_of(doc)
     pages = analysis.memo(("page_index",), lambda: PageIndex(doc))
     # ids by (fingerprint, span): candidates and tuning variants of one document share most spans
-    ids = analysis.memo(("chunk_ids",), dict)
+    ids = analysis.memo(("chunk_ids", doc.id), dict)
     if len(ids) > _IDS_KEPT:
         ids.clear()
     out = []
@@ -113,7 +113,8 @@ def build_chunks(
         key = (fingerprint, start, end)
         cid = ids.get(key)
         if cid is None:
-            cid = ids[key] = chunk_id(doc.id, fingerprint, start, end)
+            content = analysis.memo(("content_hash",), lambda: doc.content_hash)
+            cid = ids[key] = chunk_id(doc.id, fingerprint, start, end, content)
         out.append(Chunk(
             index=i, start=start, end=end, text=text, size=int(unit_size(core, end)),
             tokens=token_counts[i] if token_counts is not None else count_tokens(text),

@@ -26,8 +26,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from ..detect.base import DetectContext
+from ..errors import Location, ProfileError
 from ..detect.markdown import parse_blocks
 from ..params import ComponentParams
 from ..policy import Policy
@@ -45,6 +47,9 @@ CONTEXT_ENCODING = "o200k_base"  # the budget is the model's, whatever the profi
 _CONTEXT_SLOT = "[[DOCUMENT]]"
 _WRAPPER_TAG = re.compile(r"<(/?)(table|figure)\b[^>]*>", re.IGNORECASE)
 _PROTECTED_BLOCKS = ("table", "code", "front_matter")
+# Environment variables a profile may name as the API key: a shared profile must not be able to
+# pick any secret of the user's environment and have it sent as a Bearer token.
+_KEY_ENV = re.compile(r"[A-Z][A-Z0-9_]*_API_KEY|OPENAI_[A-Z0-9_]+")
 # Failures where the pattern as written might work once its escaping is repaired.
 _REPAIRABLE = ("invalid_regex", "no_match", "no_split")
 
@@ -123,11 +128,13 @@ class LLMRegexParams(ComponentParams):
         description="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1; null reads "
         "ADACHUNK_LLM_BASE_URL, then OPENAI_BASE_URL, then uses OpenAI's")
     api_key_env: str = Field(
-        default="OPENAI_API_KEY", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+        default="OPENAI_API_KEY",
         description="name of the environment variable holding the API key (not required for a "
-        "localhost endpoint)")
-    timeout_s: float = Field(default=120.0, gt=0, le=3600,
-                             description="HTTP timeout of one attempt, seconds")
+        "localhost endpoint); only names like *_API_KEY or OPENAI_* are accepted, so a shared "
+        "profile cannot send another secret (AWS_SECRET_ACCESS_KEY, ...) as the key")
+    timeout_s: float = Field(default=120.0, gt=0, le=600,
+                             description="wall-clock deadline of one attempt, seconds: connecting, "
+                             "sending and reading the whole answer (not per read)")
     max_retries: int = Field(
         default=2, ge=0, le=8,
         description="extra attempts after a connection error, timeout, HTTP 429 or 5xx")
@@ -146,7 +153,7 @@ class LLMRegexParams(ComponentParams):
         description="time bound for running the model's pattern on the whole document (CPU "
         "seconds with the regex module, wall seconds with RE2)")
     min_piece_chars: int = Field(
-        default=10, ge=0,
+        default=10, ge=0, le=10**9,
         description="pieces shorter than this many characters join the next piece (paper: 10)")
     cache: bool = Field(default=True,
                         description="cache answers on disk (re-runs are free and deterministic)")
@@ -160,6 +167,17 @@ class LLMRegexParams(ComponentParams):
     fallback_heading_level: int = Field(
         default=3, ge=1, le=6,
         description="deepest heading level the 'headings' fallback cuts before")
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _key_name(cls, v: str) -> str:
+        if not _KEY_ENV.fullmatch(v):
+            # a custom type: the profile loader reports it as ADA218, naming the variable
+            raise PydanticCustomError(
+                "api_key_env_not_allowed",
+                "api_key_env '{name}' is not an API key variable; allowed: names ending in _API_KEY "
+                "or starting with OPENAI_ (upper case)", {"name": v})
+        return v
 
     @field_validator("base_url")
     @classmethod
@@ -283,6 +301,10 @@ class LLMRegexSplitter:
             cuts = self._model_cuts(job)
         except (llm.LLMFailure, UnsafePattern) as why:
             return self._fallback(job, why.reason, why.detail)
+        except ProfileError as err:  # ADA219, a remote endpoint not allowed: name the document
+            if err.location.file is None:
+                err.location = Location(str(doc.source or doc.id))
+            raise
         job.meta["status"] = "ok"
         return self._chunking(job, cuts)
 

@@ -1,7 +1,9 @@
 """Write what a tune found: ``tuned.yaml``, the held-out A/B report, the trials and the plot.
 
 * ``tuned.yaml``: a profile that ``extends:`` the base (by name for a builtin profile, by a path
-  relative to the output folder otherwise) and lists only what changed; each change carries a
+  relative to the output folder otherwise; a comment then says to list the base's folder in
+  ``ADACHUNK_PROFILE_PATH``, since a profile may not reach outside its folder) and lists only
+  what changed; each change carries a
   comment with its measured effect alone (base + that change, all documents). Rules are
   restated whole under ``rules.items`` (items merge by name, so the tuned rule replaces the
   base's); candidates are restated as a list (lists are replaced whole), the changed one
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..builtin import data_dir
+from ..profile.confine import SEARCH_PATH_ENV
 from ..profile.tooling import flow
 from .objective import scaled, weights_of
 from .space import Space, split_key
@@ -87,7 +90,11 @@ def tuned_yaml(res: TuneResult, rp, space: Space, profile_arg: str, *, objective
     else:
         lines.append("# Nothing is changed: the held-out folds show no gain over the base profile (or no fold "
                      "winner beats it on all documents).")
-    lines += ["schema_version: 1", f"name: {rp.name}-tuned", f"extends: {flow(extends_ref(profile_arg, rp, res.out))}",
+    ref = extends_ref(profile_arg, rp, res.out)
+    if ref != profile_arg or "/" in ref:  # a base file: profiles may not reach outside their folder
+        lines.append(f"# The base lies outside this folder: load this profile with {SEARCH_PATH_ENV}="
+                     f"{Path(res.out, ref).resolve().parent} set (profiles are confined, README \"Security\").")
+    lines += ["schema_version: 1", f"name: {rp.name}-tuned", f"extends: {flow(ref)}",
               f"description: {flow(f'{rp.name} tuned by adachunk tune ({objective})')}"]
     rule_keys = [k for k in final if k.startswith("rules.")]
     if rule_keys:

@@ -1,0 +1,161 @@
+"""Chunk metadata a legal or finance reader needs around a chunk, declared in the profile.
+
+:func:`enrich_records` is the one entry point: it takes one document's chunk records (in index
+order) and adds fields, never changing a boundary, a text or an id:
+
+- ``prev_id`` / ``next_id``: the neighbouring chunks of the document (None at the ends), on
+  every record; everything below only when the profile declares it (an ``emit:``,
+  ``parents:`` or an ``index.embed_text`` recipe);
+- ``structure_path`` / ``structure_covers`` (structures with ``emit: path``): the units
+  enclosing the chunk's start (``["Chapter II", "Article 5", "paragraph 2", "point (b)"]``)
+  and citations of the articles and paragraphs that start inside it;
+- ``defines`` / ``defined_terms`` (``emit: definition``): the terms the chunk defines, and the
+  defined terms it uses with the index and id of the chunk defining each;
+- ``references`` (``emit: reference``): each cross-reference with its parsed target and the
+  chunk holding it, or ``external: true`` for another act;
+- ``table_context`` (``emit: table``): on a chunk that starts inside a table, its caption,
+  unit line and header row;
+- ``parent_id`` / ``parent_start`` / ``parent_end`` (the profile's ``parents:``);
+- ``embed_prefix`` (a recipe in ``index.embed_text``): what is embedded before the text.
+
+Everything is read from the spans the DP already had (the document's analysis), so enriching
+costs no detection.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..types import Document
+from .embed import recipe_prefix
+from .parents import add_parents, parent_records
+from .paths import PathIndex, build_units, citation
+from .relations import add_neighbours
+from .spans import ChunkLocator, core_start, emitted, spans_of
+from .tables import TableIndex, table_contexts
+from .terms import TermMatcher, read_definitions
+from .xrefs import XrefResolver
+
+_COVER_RANK = 5  # articles and paragraphs are listed in structure_covers, points are not
+
+
+def enrich_records(records: list[dict[str, Any]], doc: Document, policy: Any, ctx: Any = None) -> list[dict[str, Any]]:
+    """Add the metadata fields (see module docstring) to one document's records, in place.
+
+    Args:
+        records: the document's chunk records, in index order.
+        doc: the document they cut.
+        policy: the resolved :class:`~adachunk.policy.Policy` (or a resolved profile) that made
+            them; None (Chunk objects converted without their profile) adds only the neighbour
+            links.
+        ctx: a detection context of the document (optional; one is made when needed).
+
+    Returns:
+        ``records`` (the same list, for chaining).
+    """
+    policy = getattr(policy, "policy", policy)
+    add_neighbours(records)
+    if policy is None:
+        return records
+    kinds = emitted(policy)
+    parents = (getattr(policy, "data", None) or {}).get("parents")
+    recipe = (getattr(policy, "index", None) or {}).get("embed_text")
+    if not records or not (kinds or parents or isinstance(recipe, (list, tuple))):
+        return records
+    labels = [lb for group in kinds.values() for lb in group]
+    spans = spans_of(doc, policy, labels, ctx)
+    text = doc.text
+    index = PathIndex(build_units(text, {lb: spans[lb] for lb in kinds.get("path", [])}))
+    locate = ChunkLocator.of(records)
+    if "path" in kinds:
+        _add_paths(records, index)
+    definitions: dict[str, str] = {}
+    if "definition" in kinds:
+        definitions = _add_terms(records, text, [s for lb in kinds["definition"] for s in spans[lb]], locate)
+    if "reference" in kinds:
+        _add_references(records, text, index, sorted(s for lb in kinds["reference"] for s in spans[lb]), locate)
+    if "table" in kinds:
+        tables = TableIndex(table_contexts(text, {lb: spans[lb] for lb in kinds["table"]}))
+        for r in records:
+            found = tables.context_at(core_start(r))
+            if found:
+                r["table_context"] = found
+    if parents:
+        add_parents(records, doc, policy, parents)
+    _add_embed_prefix(records, policy, definitions)
+    return records
+
+
+def _add_paths(records: list[dict[str, Any]], index: PathIndex) -> None:
+    chains = index.chains([core_start(r) for r in records])
+    for r, chain in zip(records, chains):
+        r["structure_path"] = [u.label for u in chain]
+        covers = []
+        for u in index.between(core_start(r), int(r["end"])):
+            if u.rank <= _COVER_RANK:
+                chain = index.chain(u.start)
+                cite = citation(chain) if any(c.kind in ("article", "clause") for c in chain) else u.label
+                if cite and cite not in covers:
+                    covers.append(cite)
+        r["structure_covers"] = covers
+
+
+def _add_terms(records, text, spans, locate: ChunkLocator) -> dict[str, str]:
+    defs = read_definitions(text, sorted(spans))
+    home = {}
+    for d in defs:
+        home[d.term] = locate.at(d.start)
+    matcher = TermMatcher(defs)
+    for i, r in enumerate(records):
+        r["defines"] = [d.term for d in defs if home[d.term] == i]
+        r["defined_terms"] = [
+            {"term": d.term, "chunk_index": _index(records, home[d.term]), "chunk_id": _id(records, home[d.term])}
+            for d in matcher.uses(text, core_start(r), int(r["end"]))]
+    return {d.term: " ".join(text[d.start:d.end].split()) for d in defs}
+
+
+def _add_references(records, text, index: PathIndex, spans, locate: ChunkLocator) -> None:
+    resolver = XrefResolver(text, index)
+    per_chunk: list[list[dict[str, Any]]] = [[] for _ in records]
+    for start, end in spans:
+        if resolver.is_label(start, end):
+            continue
+        home = locate.at(start)
+        if home is None:
+            continue
+        ref, target, unit = resolver.resolve(start, end)
+        where = None if unit is None else locate.at(unit.start)
+        item = {"text": " ".join(ref.split()), "target": target.text(), "start": start, "end": end,
+                "target_start": None if unit is None else unit.start, "chunk_index": _index(records, where), "chunk_id": _id(records, where), "external": target.external,
+                "other_act": target.other_act}
+        per_chunk[home].append(item)
+    for r, refs in zip(records, per_chunk):
+        r["references"] = refs
+
+
+def _add_embed_prefix(records, policy, definitions: dict[str, str]) -> None:
+    recipe = (getattr(policy, "index", None) or {}).get("embed_text")
+    if not isinstance(recipe, (list, tuple)):
+        return
+    from ..tokenize import get_counter
+
+    count = get_counter(policy.solver.tokenizer).count
+    budget = int(policy.index.get("definition_tokens", 200))
+    for r in records:
+        r["embed_prefix"] = recipe_prefix(r, list(recipe), definitions, budget, count)
+
+
+def _index(records, i):
+    return None if i is None else records[i]["index"]
+
+
+def _id(records, i):
+    return None if i is None else records[i]["id"]
+
+
+def term_map(records: list[dict[str, Any]]) -> dict[str, int]:
+    """term → index of the defining chunk, for one document's enriched records."""
+    return {t: r["index"] for r in records for t in r.get("defines") or []}
+
+
+__all__ = ["enrich_records", "parent_records", "term_map"]

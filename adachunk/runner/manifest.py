@@ -1,0 +1,163 @@
+"""What an output folder holds: document keys, alias removal and the manifest.
+
+An output folder is a small store. Its manifest (``OUT/.adachunk/manifest.json``) lists the
+documents whose chunks the folder holds, each with its key, source, content hash and chunk
+ids; ``chunks.jsonl``, ``chunks.parquet`` and the vector index are rebuilt to exactly those
+chunks on every run, so rows of documents that were removed, edited or chunked under another
+profile never linger.
+
+A document's key is its resolved path relative to the *input root* (the deepest folder that
+holds every input), never its file stem alone: ``a/contract.md`` and ``b/contract.md`` are two
+documents. The chunk ids add the text's hash, so an edited document gets new ids.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+log = logging.getLogger("adachunk.run")
+
+MANIFEST_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Input:
+    """One document to process: the path as listed and its key in the output folder."""
+
+    source: str
+    key: str
+
+
+def _root_of(item: str) -> Path:
+    """The folder an input item stands for: itself, a glob's fixed prefix, or a file's parent."""
+    if any(ch in item for ch in "*?[") and not os.path.exists(item):
+        fixed = []
+        for part in Path(item).parts:
+            if glob.has_magic(part):
+                break
+            fixed.append(part)
+        return Path(*fixed).resolve() if fixed else Path.cwd().resolve()
+    p = Path(item).resolve()
+    return p if p.is_dir() else p.parent
+
+
+def input_root(items: Sequence[str]) -> Path:
+    """The deepest folder holding every input item."""
+    roots = [str(_root_of(i)) for i in items] or [str(Path.cwd().resolve())]
+    return Path(os.path.commonpath(roots))
+
+
+def document_key(path: str, root: Path) -> str:
+    """``path`` resolved, relative to ``root`` in POSIX form (absolute when outside it)."""
+    real = Path(path).resolve()
+    try:
+        return real.relative_to(root).as_posix()
+    except ValueError:
+        return real.as_posix()
+
+
+def _identity(path: str) -> tuple[Any, ...]:
+    """What makes two listed paths the same file (device and inode, else the resolved path)."""
+    try:
+        st = os.stat(path)
+        return ("inode", st.st_dev, st.st_ino)
+    except OSError:
+        return ("path", str(Path(path).resolve()))
+
+
+def plan_inputs(sources: Iterable[str], items: Sequence[str]) -> tuple[list[Input], list[str]]:
+    """Keys for the expanded inputs, with aliases of one file (a folder plus a file in it, a
+    symlink, ``./x`` and ``x``) kept once, at their first place.
+
+    Returns:
+        ``(inputs, warnings)``: one :class:`Input` per distinct file, and one line per alias dropped.
+    """
+    root = input_root(items)
+    seen: dict[tuple[Any, ...], str] = {}
+    out, warnings = [], []
+    for source in sources:
+        ident = _identity(source)
+        if ident in seen:
+            warnings.append(f"{source}: same file as {seen[ident]}; listed once")
+            continue
+        seen[ident] = source
+        out.append(Input(source, document_key(source, root)))
+    for w in warnings:
+        log.warning(w)
+    return out, warnings
+
+
+@dataclass
+class Manifest:
+    """The documents an output folder holds (see the module docstring).
+
+    Attributes:
+        path: ``OUT/.adachunk/manifest.json``.
+        fingerprint: profile fingerprint of the chunks.
+        options: the job options' key.
+        documents: ``key`` → entry (``source``, ``file_sha256``, ``ok``, ``chunk_ids``).
+    """
+
+    path: Path
+    fingerprint: str = ""
+    options: str = ""
+    documents: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, out: Path) -> "Manifest":
+        """The folder's manifest (empty when missing, unreadable or of another version)."""
+        path = Path(out) / ".adachunk" / "manifest.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls(path)
+        if not isinstance(data, dict) or data.get("version") != MANIFEST_VERSION:
+            return cls(path)
+        docs = {d["key"]: d for d in data.get("documents", []) if isinstance(d, dict) and "key" in d}
+        return cls(path, data.get("fingerprint", ""), data.get("options", ""), docs)
+
+    def chunk_ids(self) -> set[str]:
+        """Every chunk id the folder should hold."""
+        return {cid for d in self.documents.values() for cid in d.get("chunk_ids", ())}
+
+    def save(self) -> None:
+        """Write atomically (the last step of a run: the folder now matches it)."""
+        from .state import atomic_write_bytes
+
+        data = {"version": MANIFEST_VERSION, "fingerprint": self.fingerprint, "options": self.options,
+                "documents": list(self.documents.values())}
+        atomic_write_bytes(self.path, json.dumps(data, ensure_ascii=False, indent=0).encode("utf-8"))
+
+
+def carried_over(previous: Manifest, current: list[Input], fingerprint: str, options: str, *,
+                 prune: bool, file_sha256) -> tuple[list[Input], list[str]]:
+    """Documents of the previous manifest that stay although this run does not list them.
+
+    A ``--resume`` run on some inputs keeps the folder's other documents, unless ``prune``; but
+    never a document whose file is gone or changed since (its chunks would be stale), nor one
+    chunked under another profile or options (the folder holds one policy's chunks).
+
+    Returns:
+        ``(kept, dropped)``: inputs to keep in manifest order, and one reason line per drop.
+    """
+    listed = {i.key for i in current} | {i.source for i in current}
+    kept, dropped = [], []
+    for key, entry in previous.documents.items():
+        source = entry.get("source", "")
+        if key in listed or source in listed:
+            continue
+        if prune:
+            dropped.append(f"{key}: not in the inputs (--prune)")
+        elif previous.fingerprint != fingerprint or previous.options != options:
+            dropped.append(f"{key}: chunked with another profile or options; not in the inputs")
+        elif file_sha256(source) != entry.get("file_sha256"):
+            dropped.append(f"{key}: file removed or changed since it was chunked; not in the inputs")
+        else:
+            kept.append(Input(source, key))
+    return kept, dropped

@@ -1,0 +1,263 @@
+"""Profiles are untrusted input (issue 15, items 6, 7, 9, 16).
+
+Files a profile names resolve only inside its own folder, the shipped data and the folders of
+``ADACHUNK_PROFILE_PATH``; limits it sets are capped; credentials it names must look like API
+keys; YAML merge keys work and errors name the real file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from adachunk.cli.main import main
+from adachunk.errors import ProfileError
+from adachunk.profile.resolve import resolve
+from adachunk.profile.yamlmarks import load_yaml_text
+
+
+@pytest.fixture(autouse=True)
+def _no_search_path(monkeypatch):
+    monkeypatch.delenv("ADACHUNK_PROFILE_PATH", raising=False)
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def errors_of(profile) -> list:
+    with pytest.raises(ProfileError) as info:  # a broken extends chain stops at its first error
+        resolve(profile)
+    return getattr(info.value, "errors", [info.value])
+
+
+def one(profile, code: str):
+    errs = [e for e in errors_of(profile) if e.code == code]
+    assert errs, [e.render() for e in errors_of(profile)]
+    return errs[0]
+
+
+GRAMMAR = 'start: "Article" " " /[0-9]+/\n'
+
+
+def grammar_profile(folder: Path, grammar: str) -> Path:
+    return write(folder / "p.yaml", "name: p\nstructures:\n"
+                 f"  art: {{type: grammar.lark.v1, grammar: '{grammar}', start: start}}\n")
+
+
+# --- 7: files outside the allowed places --------------------------------------------------------
+
+
+def test_a_grammar_beside_the_profile_and_a_shipped_one_still_load(tmp_path):
+    write(tmp_path / "mine.lark", GRAMMAR)
+    assert resolve(grammar_profile(tmp_path, "mine.lark")).policy.detectors["art"]
+    prof = write(tmp_path / "q.yaml", "name: q\nstructures:\n"
+                 "  art: {type: grammar.lark.v1, grammar: legal.lark, start: article_heading}\n")
+    assert resolve(prof).policy.detectors["art"]
+
+
+@pytest.mark.parametrize("name", ["/etc/passwd", "../outside.lark", "sub/../../outside.lark"])
+def test_a_grammar_outside_the_allowed_folders_is_refused(tmp_path, name):
+    write(tmp_path / "outside.lark", GRAMMAR)
+    (tmp_path / "team" / "sub").mkdir(parents=True)
+    prof = grammar_profile(tmp_path / "team", name)
+    err = one(prof, "ADA220")
+    assert err.key_path == "structures.art.grammar"
+    assert err.location.file == str(prof) and err.location.line == 3
+    assert "outside" in err.message or "passwd" in err.message
+
+
+def test_a_symlink_leading_out_of_the_profile_folder_is_refused(tmp_path):
+    write(tmp_path / "secret.lark", GRAMMAR)
+    team = tmp_path / "team"
+    team.mkdir()
+    os.symlink(tmp_path / "secret.lark", team / "link.lark")
+    assert one(grammar_profile(team, "link.lark"), "ADA220").key_path == "structures.art.grammar"
+
+
+def test_a_search_path_folder_is_allowed(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    write(shared / "mine.lark", GRAMMAR)
+    write(shared / "base.yaml", "name: base\nsolver: {max_size: 300}\n")
+    monkeypatch.setenv("ADACHUNK_PROFILE_PATH", os.pathsep.join([str(tmp_path / "nowhere"), str(shared)]))
+    prof = write(tmp_path / "team" / "p.yaml", "name: p\nextends: base\nstructures:\n"
+                 f"  art: {{type: grammar.lark.v1, grammar: '{shared / 'mine.lark'}', start: start}}\n")
+    rp = resolve(prof)
+    assert rp.profile.solver.max_size == 300 and "art" in rp.policy.detectors
+
+
+@pytest.mark.parametrize("target", ["../base.yaml", "ABS"])
+def test_extends_outside_the_allowed_folders_is_refused(tmp_path, target):
+    base = write(tmp_path / "base.yaml", "name: base\n")
+    target = str(base) if target == "ABS" else target
+    prof = write(tmp_path / "team" / "p.yaml", f"name: p\nextends: '{target}'\n")
+    err = one(prof, "ADA220")
+    assert err.key_path == "extends" and err.location.file == str(prof) and err.location.line == 2
+
+
+def test_extends_of_etc_shadow_opens_nothing(tmp_path, monkeypatch):
+    opened = []
+    real = Path.read_text
+
+    def spy(self, *a, **kw):
+        opened.append(str(self))
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(Path, "read_text", spy)
+    prof = write(tmp_path / "p.yaml", "name: p\nextends: /etc/passwd\n")
+    assert one(prof, "ADA220").key_path == "extends"
+    assert "/etc/passwd" not in opened
+
+
+def test_include_outside_the_allowed_folders_is_refused(tmp_path):
+    write(tmp_path / "pack.yaml", "structures: {}\nrules: []\n")
+    prof = write(tmp_path / "team" / "p.yaml", "name: p\nrules: {include: [../pack]}\n")
+    err = one(prof, "ADA220")
+    assert err.key_path == "rules.include.0" and err.location.file == str(prof)
+
+
+def test_a_user_given_profile_path_is_not_confined(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "p.yaml", "name: p\n")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    assert resolve("../p.yaml").name == "p"  # the command line is the user's own choice
+
+
+def test_an_oversized_extends_file_is_refused_before_reading(tmp_path, monkeypatch):
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as fh:
+        fh.truncate(64 * 1024 * 1024)  # sparse: 64 MiB of NULs, read whole it would be slow
+    prof = write(tmp_path / "p.yaml", "name: p\nextends: big\n")
+    err = one(prof, "ADA221")
+    assert err.key_path == "extends" and "MiB" in err.message
+
+
+@pytest.mark.parametrize("cache_dir", ["/tmp/adachunk-evil", "../elsewhere", "~/.ssh"])
+def test_llm_cache_dir_outside_is_refused(tmp_path, cache_dir):
+    prof = write(tmp_path / "team" / "p.yaml", "name: p\ncandidates:\n"
+                 f"  - {{type: llm_regex.v1, base_url: 'http://127.0.0.1:9/v1', cache_dir: '{cache_dir}'}}\n")
+    err = one(prof, "ADA220")
+    assert err.key_path == "candidates.0.cache_dir" and err.location.line == 3
+
+
+def test_llm_cache_dir_inside_resolves_against_the_profile_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("ADACHUNK_CACHE_DIR", str(tmp_path / "usercache"))
+    for value, expected in (("llmcache", tmp_path / "team" / "llmcache"),
+                            (str(tmp_path / "usercache" / "llm2"), tmp_path / "usercache" / "llm2")):
+        prof = write(tmp_path / "team" / "p.yaml", "name: p\ncandidates:\n"
+                     f"  - {{type: llm_regex.v1, base_url: 'http://127.0.0.1:9/v1', cache_dir: '{value}'}}\n")
+        params = resolve(prof).policy.candidates[0][1]
+        assert Path(params["cache_dir"]) == expected.resolve()
+
+
+def test_model2vec_path_outside_is_refused(tmp_path):
+    prof = write(tmp_path / "team" / "p.yaml",
+                 "name: p\nmetrics:\n  embedder: {type: model2vec.v1, path: /etc}\n")
+    assert one(prof, "ADA220").key_path == "metrics.embedder.path"
+
+
+# --- 9: limits a profile sets are capped ------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec,key", [
+    ("{type: regex.v1, pattern: 'x', timeout_s: 1000000000}", "structures.s.timeout_s"),
+    ("{type: grammar.lark.v1, grammar: legal.lark, start: article_heading, timeout_s: 1e9}", "structures.s.timeout_s"),
+])
+def test_detector_time_limits_cannot_be_lifted(tmp_path, spec, key):
+    prof = write(tmp_path / "p.yaml", f"name: p\nstructures:\n  s: {spec}\n")
+    err = one(prof, "ADA203")
+    assert err.key_path == key and "600" in err.render()
+
+
+@pytest.mark.parametrize("section", [
+    "candidates:\n  - {type: llm_regex.v1, timeout_s: 1000000000}",
+    "candidates:\n  - {type: llm_regex.v1, max_retries: 1000}",
+    "postprocess: {max_tokens: 100000000000}",
+    "metrics: {dcc_window_tokens: 100000000000}",
+    "index: {batch_size: 100000000000}",
+])
+def test_schema_limits_are_capped(tmp_path, section):
+    prof = write(tmp_path / "p.yaml", f"name: p\n{section}\n")
+    assert any(e.code == "ADA203" for e in errors_of(prof))
+
+
+def test_profile_check_rejects_a_huge_regex_timeout(tmp_path, capsys):
+    prof = write(tmp_path / "p.yaml", "name: p\nstructures:\n  s: {type: regex.v1, pattern: 'x', timeout_s: 1000000000}\n")
+    assert main(["profile", "check", str(prof)]) == 2
+    assert "structures.s.timeout_s" in capsys.readouterr().err
+
+
+# --- 6: credentials ---------------------------------------------------------------------------
+
+
+def test_api_key_env_outside_the_allow_list_is_a_profile_error(tmp_path, capsys):
+    prof = write(tmp_path / "p.yaml", "name: p\ncandidates:\n"
+                 "  - {type: llm_regex.v1, base_url: 'http://127.0.0.1:9/v1', api_key_env: AWS_SECRET_ACCESS_KEY}\n")
+    assert main(["profile", "check", str(prof)]) == 2
+    err = capsys.readouterr().err
+    assert "ADA218" in err and f"{prof}:3" in err and "candidates.0.api_key_env" in err
+    assert "AWS_SECRET_ACCESS_KEY" in err
+
+
+def test_profile_check_warns_about_a_remote_base_url(tmp_path, capsys):
+    prof = write(tmp_path / "p.yaml", "name: p\ncandidates:\n"
+                 "  - {type: dp.v1}\n  - {type: llm_regex.v1, base_url: 'https://llm.attacker.example/v1'}\n")
+    assert main(["profile", "check", str(prof)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("ok:")
+    assert "warning" in captured.err and "llm.attacker.example" in captured.err
+    assert "--allow-remote-llm" in captured.err and "candidates.1.base_url" in captured.err
+
+
+def test_profile_check_is_quiet_about_a_loopback_base_url(tmp_path, capsys):
+    prof = write(tmp_path / "p.yaml", "name: p\ncandidates:\n"
+                 "  - {type: llm_regex.v1, base_url: 'http://127.0.0.1:8080/v1'}\n")
+    assert main(["profile", "check", str(prof)]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+# --- 16: YAML merge keys and file names in errors ---------------------------------------------
+
+
+def test_merge_key_with_an_override_is_accepted():
+    data = load_yaml_text("base: &b {shape: const, scale: 5}\nx:\n  <<: *b\n  scale: 9\n", "f.yaml")
+    assert dict(data["x"]) == {"shape": "const", "scale": 9}
+    data = load_yaml_text("a: &a {k: 1, m: 1}\nb: &b {k: 2}\nx: {<<: [*b, *a]}\n", "f.yaml")
+    assert dict(data["x"]) == {"k": 2, "m": 1}  # YAML 1.1: earlier mappings in the list win
+
+
+def test_an_explicit_duplicate_key_is_still_an_error():
+    with pytest.raises(ProfileError) as info:
+        load_yaml_text("x:\n  a: 1\n  a: 2\n", "f.yaml")
+    assert info.value.code == "ADA201" and info.value.location.file == "f.yaml"
+    assert info.value.location.line == 3
+
+
+def test_merge_keys_in_a_profile(tmp_path):
+    prof = write(tmp_path / "p.yaml", "name: p\nrules:\n  items:\n"
+                 "    - &r {structure: heading, on: {shape: const, scale: 5}}\n"
+                 "    - {<<: *r, name: h2, on: {shape: const, scale: 7}}\n"
+                 "structures:\n  heading: {type: regex.v1, pattern: '^#'}\n")
+    rp = resolve(prof)
+    assert [r.on.scale for r in rp.profile.rules.items] == [5, 7]
+
+
+def test_schema_errors_after_a_merge_name_the_file(tmp_path):
+    prof = write(tmp_path / "p.yaml", "name: p\nx: &x {max_size: 100}\n")
+    errs = errors_of(prof)
+    assert all(e.location.file == str(prof) for e in errs), [e.render() for e in errs]
+
+
+def test_a_path_like_sentence_transformers_model_is_confined(tmp_path):
+    (tmp_path / "models" / "x").mkdir(parents=True)
+    prof = write(tmp_path / "team" / "p.yaml",
+                 "name: p\nmetrics:\n  embedder: {type: sentence_transformers.v1, model: ../models/x}\n")
+    assert one(prof, "ADA220").key_path == "metrics.embedder.model"
+    (tmp_path / "team" / "m").mkdir()
+    prof.write_text("name: p\nmetrics:\n  embedder: {type: sentence_transformers.v1, model: ./m}\n")
+    assert resolve(prof).policy.metrics["embedder"]["model"] == str((tmp_path / "team" / "m").resolve())
