@@ -364,3 +364,24 @@ def test_an_index_of_another_recipe_is_rebuilt_from_the_saved_vectors(corpus, pr
     _assert_consistent(out)
     res = _run([corpus], fast, out, resume=True)  # the recipe matches again: every row kept
     assert res.summary["index"]["kept"] == len(_chunks(out)) and res.summary["index"]["added"] == 0
+
+
+def test_keys_stay_stable_when_later_inputs_have_another_common_folder(tmp_path, profiles):
+    fast, _ = profiles
+    (tmp_path / "in" / "sub").mkdir(parents=True)
+    (tmp_path / "in" / "c.md").write_text("# Top\n\nThe top-level note.\n", encoding="utf-8")
+    (tmp_path / "in" / "sub" / "c.md").write_text("# Sub\n\nThe nested note.\n", encoding="utf-8")
+    out = tmp_path / "out"
+    _run([tmp_path / "in"], fast, out)
+    assert {c["doc_id"] for c in _chunks(out)} == {"c.md", "sub/c.md"}
+    # alone, sub/c.md would be "c.md" (its folder is the root): the folder keeps its key, re-chunks nothing
+    res = _run([tmp_path / "in" / "sub" / "c.md"], fast, out, resume=True)
+    assert res.processed == 0 and {c["doc_id"] for c in _chunks(out)} == {"c.md", "sub/c.md"}
+    _assert_consistent(out)
+    # a new file whose natural key another held file has gets its absolute path
+    (tmp_path / "other").mkdir()
+    new = tmp_path / "other" / "c.md"
+    new.write_text("# Other\n\nAnother note.\n", encoding="utf-8")
+    _run([new], fast, out, resume=True)
+    assert {c["doc_id"] for c in _chunks(out)} == {"c.md", "sub/c.md", new.resolve().as_posix()}
+    _assert_consistent(out)

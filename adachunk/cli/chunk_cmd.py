@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from ..api import chunk_document, load_profile
@@ -82,6 +83,8 @@ def run(args) -> int:
     try:
         for path in expand_inputs(args.inputs, supported_suffixes()):
             try:
+                if _streamable(path, args, rp) and _write_streamed(out, path, chunker, rp, args):
+                    continue
                 doc = read_document(path, errors=args.errors, max_bytes=_max_bytes(args))
                 if len(doc.text) > (args.segment_chars or segment_chars()):
                     _write_segmented(out, doc, chunker, rp, args.segment_chars or segment_chars())
@@ -102,6 +105,66 @@ def run(args) -> int:
     return 2 if failed else 0
 
 
+def _streamable(path: str, args, rp) -> bool:
+    """A Markdown/text file whose bytes exceed the segment length, under a profile that needs no
+    whole-document metadata: it is chunked in segments read from the file one at a time."""
+    from ..enrich import declares_metadata
+    from ..ingest.stream import STREAMED_SUFFIXES
+
+    limit = args.segment_chars or segment_chars()
+    try:
+        big = os.stat(path).st_size > limit  # code points <= bytes: a smaller file never needs segments
+    except OSError:
+        return False  # the reader reports why
+    return big and path.lower().endswith(STREAMED_SUFFIXES) and not declares_metadata(rp.policy)
+
+
+def _write_streamed(out, path: str, chunker, rp, args) -> bool:
+    """Large-document mode without the whole text in memory (:mod:`adachunk.ingest.stream`):
+    the same chunks as :func:`_write_segmented`; False when the text fits one segment after all
+    (multi-byte characters), so that the whole-document path takes it."""
+    from ..ingest import check_input_file
+    from ..ingest.stream import PageCounter, segments, text_facts
+    from ..split.segments import shift_chunk
+    from ..types import Document
+
+    limit = args.segment_chars or segment_chars()
+    check_input_file(path, max_bytes=_max_bytes(args))
+    facts = text_facts(path, path, args.errors)
+    if facts.chars <= limit:
+        return False
+    doc_id = os.path.splitext(os.path.basename(path))[0]
+    stub = Document(id=doc_id, text="", source=path)
+    pages, index, pending = PageCounter(facts.has_pages), 0, None
+    for offset, text in segments(path, path, limit, args.errors):
+        part = chunker(Document(id=doc_id, text=text, source=path, pages=pages.pages(text),
+                                meta={"format": "markdown", "segment": [offset, offset + len(text)]}))
+        chunks = [shift_chunk(c, offset, index + i, doc_id, rp.fingerprint, facts.content_hash)
+                  for i, c in enumerate(part.chunks)]
+        index += len(chunks)
+        records = [chunk_record(c, stub, rp.name, rp.fingerprint, part.splitter) for c in chunks]
+        pending = _write_linked(out, records, pending)
+    if pending is not None:
+        out.write(dumps(pending) + "\n")
+    return True
+
+
+def _write_linked(out, records: list[dict], pending: dict | None) -> dict | None:
+    """Write a segment's records with ``prev_id``/``next_id`` across the seams; returns the last
+    record, held until the next segment's first is known."""
+    from ..enrich import enrich_records
+
+    enrich_records(records, None, None)  # the links within the segment
+    if not records:
+        return pending
+    if pending is not None:
+        pending["next_id"], records[0]["prev_id"] = records[0]["id"], pending["id"]
+        out.write(dumps(pending) + "\n")
+    for rec in records[:-1]:
+        out.write(dumps(rec) + "\n")
+    return records[-1]
+
+
 def _write_segmented(out, doc, chunker, rp, limit: int) -> None:
     """Large-document mode (:mod:`adachunk.split.segments`): chunk, enrich and write one segment
     at a time, so memory holds one segment's working set and records, not the whole document's.
@@ -113,14 +176,7 @@ def _write_segmented(out, doc, chunker, rp, limit: int) -> None:
     for chunking in chunk_segments(doc, chunker, rp.fingerprint, limit):
         records = [chunk_record(c, doc, rp.name, rp.fingerprint, chunking.splitter) for c in chunking.chunks]
         enrich_records(records, doc, rp.policy)
-        if not records:
-            continue
-        if pending is not None:
-            pending["next_id"], records[0]["prev_id"] = records[0]["id"], pending["id"]
-            out.write(dumps(pending) + "\n")
-        for rec in records[:-1]:
-            out.write(dumps(rec) + "\n")
-        pending = records[-1]
+        pending = _write_linked(out, records, pending)
     if pending is not None:
         out.write(dumps(pending) + "\n")
 

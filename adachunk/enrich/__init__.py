@@ -39,6 +39,15 @@ from .xrefs import XrefResolver
 _COVER_RANK = 5  # articles and paragraphs are listed in structure_covers, points are not
 
 
+def declares_metadata(policy: Any) -> bool:
+    """Whether the profile asks for metadata beyond the neighbour links (``emit:``, ``parents:``
+    or an ``index.embed_text`` recipe): those need the whole document's text."""
+    policy = getattr(policy, "policy", policy)
+    parents = (getattr(policy, "data", None) or {}).get("parents")
+    recipe = (getattr(policy, "index", None) or {}).get("embed_text")
+    return bool(emitted(policy) or parents or isinstance(recipe, (list, tuple)))
+
+
 def enrich_records(records: list[dict[str, Any]], doc: Document, policy: Any, ctx: Any = None) -> list[dict[str, Any]]:
     """Add the metadata fields (see module docstring) to one document's records, in place.
 

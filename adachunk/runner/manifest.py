@@ -122,6 +122,21 @@ class Manifest:
         docs = {d["key"]: d for d in data.get("documents", []) if isinstance(d, dict) and "key" in d}
         return cls(path, data.get("fingerprint", ""), data.get("options", ""), docs)
 
+    def stable_keys(self, inputs: list[Input]) -> list[Input]:
+        """``inputs`` with the keys this folder already gave their files (a later run's inputs
+        may have another common folder), and a key some other held file has replaced by the
+        absolute path: one document, one key, for the folder's whole life."""
+        known = {str(Path(d.get("source", "")).resolve()): k for k, d in self.documents.items()}
+        out = []
+        for i in inputs:
+            real = str(Path(i.source).resolve())
+            key = known.get(real)
+            if key is None:
+                held = self.documents.get(i.key)
+                key = i.key if held is None else Path(real).as_posix()
+            out.append(Input(i.source, key))
+        return out
+
     def chunk_ids(self) -> set[str]:
         """Every chunk id the folder should hold."""
         return {cid for d in self.documents.values() for cid in d.get("chunk_ids", ())}

@@ -97,6 +97,7 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
     with OutputLock(out, wait=wait), default_store(out / ".adachunk" / "analysis") as astore:
         store = ResultStore(out, rp.fingerprint, opts.key())
         previous = Manifest.load(out) if resume else Manifest(out / ".adachunk" / "manifest.json")
+        sources = previous.stable_keys(sources)
         store.prepare(resume)
         todo = [i for i in sources if not (resume and store.done(i.source, file_sha256(i.source), i.key))]
         kept, dropped = carried_over(previous, sources, rp.fingerprint, opts.key(), prune=prune,

@@ -119,7 +119,7 @@ def chunk_segments(doc: Document, chunker: Callable[[Document], Chunking], finge
     index = 0
     for a, b in zip(bounds, bounds[1:]):
         part = chunker(_segment_doc(doc, a, b))
-        chunks = [_shift(c, a, index + i, doc.id, fingerprint, content_hash) for i, c in enumerate(part.chunks)]
+        chunks = [shift_chunk(c, a, index + i, doc.id, fingerprint, content_hash) for i, c in enumerate(part.chunks)]
         index += len(chunks)
         meta = {**part.meta, "segment": [a, b], "segments": len(bounds) - 1}
         yield Chunking(chunks, part.splitter, meta)
@@ -134,7 +134,8 @@ def _content_hash(text: str, step: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
-def _shift(c: Chunk, offset: int, index: int, doc_id: str, fingerprint: str, content_hash: str) -> Chunk:
+def shift_chunk(c: Chunk, offset: int, index: int, doc_id: str, fingerprint: str, content_hash: str) -> Chunk:
+    """A segment's chunk in whole-document offsets, index and id."""
     start, end = c.start + offset, c.end + offset
     return replace(c, index=index, start=start, end=end, core_start=c.core_start + offset if c.core_start >= 0 else -1,
                    id=chunk_id(doc_id, fingerprint, start, end, content_hash))
