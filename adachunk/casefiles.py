@@ -16,6 +16,11 @@ A case may also give what an ingester knows besides the text, for detectors that
 (entity→pronoun pairs ``[[e_start, e_end], [p_start, p_end]]``, inclusive ends, the precomputed
 pairs ``coref.pair.v1`` reads).
 
+A suite that names a rule ``pack`` (or a ``profile``) instead of a ``detector`` is a *rule
+suite*: texts with marked cuts and the cost a rule puts on each (:mod:`adachunk.rulecases`).
+A file is a case file when it holds a list of suites or a mapping with ``cases``
+(:func:`is_case_file`), so rule packs and case files may share a folder.
+
 Use :func:`load_case_file` then :func:`run_suite` (or the ``pytest`` parametrisation shown in
 ``tests/test_casefiles.py``). Problems with the file itself raise :class:`ProfileError` with the
 file, line and key path; a failing case is a :class:`CaseResult` with ``passed=False``.
@@ -70,6 +75,11 @@ class CaseSuite:
     cases: list[Case]
     index: int = 0
     line: int | None = None
+
+    @property
+    def title(self) -> str:
+        """What the suite tests, as ``adachunk test`` prints it."""
+        return self.detector_type
 
 
 @dataclass
@@ -134,8 +144,19 @@ class _Reader:
                 raise self.error("ADA204", key, f"missing required key '{k}'")
 
 
-def load_case_file(path: str | Path) -> list[CaseSuite]:
-    """Read a case file (one suite, or a list of suites).
+def is_case_file(path: str | Path) -> bool:
+    """Whether a YAML file holds case suites (a list, or a mapping with ``cases``), not, say, a
+    rule pack. A file that does not parse counts as one, so that the loader reports its error."""
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return True
+    return isinstance(data, list) or (isinstance(data, dict) and "cases" in data)
+
+
+def load_case_file(path: str | Path) -> list[Any]:
+    """Read a case file (one suite, or a list of suites): :class:`CaseSuite` for a suite with a
+    ``detector``, :class:`~adachunk.rulecases.RuleSuite` for one with a ``pack`` or ``profile``.
 
     Raises:
         ProfileError: ADA201 (YAML syntax), ADA202 (unknown key), ADA203 (wrong type),
@@ -167,12 +188,24 @@ def load_case_file(path: str | Path) -> list[CaseSuite]:
         docs = data
     else:
         raise ProfileError(code="ADA203", message=f"case file {path} must hold a mapping with "
-                           "'detector' and 'cases', or a list of them",
+                           "'cases' and a 'detector' (or a rule 'pack'/'profile'), or a list of them",
                            location=Location(file=str(path), line=1))
-    suites = []
+    if single and "cases" not in data and ("structures" in data or "rules" in data):
+        raise ProfileError(code="ADA203", message=f"{path} is a rule pack, not a case file: its cases go "
+                           "in a case file that names it with 'pack:' (e.g. rules/cases/)",
+                           location=Location(file=str(path), line=1))
+    suites: list[Any] = []
     seen: set[str] = set()
     for i, doc in enumerate(docs):
         r = _Reader(path, lines, i, single)
+        if isinstance(doc, dict) and "detector" not in doc and ("pack" in doc or "profile" in doc):
+            from .rulecases import read_suite
+
+            suites.append(read_suite(r, doc, i, seen))
+            continue
+        if isinstance(doc, dict) and "detector" not in doc and "cases" in doc:
+            raise r.error("ADA204", "", "missing required key 'detector' (a detector suite) or "
+                          "'pack'/'profile' (a rule suite)")
         r.check_keys(doc, "", _SUITE_KEYS, ("detector", "cases"))
         spec = doc["detector"]
         if isinstance(spec, str):
@@ -304,7 +337,16 @@ def run_case(detector: Detector, case: Case) -> CaseResult:
     return CaseResult(case.name, False, expected, got, f"{where}: {message}")
 
 
-def run_suite(suite: CaseSuite, base_dirs: Sequence[Path] = ()) -> list[CaseResult]:
-    """Build the suite's detector once and run every case."""
+def run_suite(suite: Any, base_dirs: Sequence[Path] = ()) -> list[CaseResult]:
+    """Build the suite's detector (or a rule suite's rules) once and run every case.
+
+    Raises:
+        ProfileError: the detector is invalid; for a rule suite also ADA206 (unknown rule, or a
+            structure no pack declares) and ADA210 (unknown pack).
+    """
+    if not isinstance(suite, CaseSuite):
+        from .rulecases import run_rule_suite
+
+        return run_rule_suite(suite)
     detector = build_detector(suite, base_dirs)
     return [run_case(detector, c) for c in suite.cases]

@@ -120,7 +120,6 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
 # Catalogue of codes, so documentation and tests can list them.
 CODES = {
     "ADA101": "internal invariant violated (chunk tiling, size or offset check failed)",
-    "ADA102": "numba kernel and reference solver disagree",
     "ADA103": "a worker process died (killed or out of memory); rerun with --resume",
     "ADA201": "YAML syntax error or unsafe YAML tag",
     "ADA202": "unknown key",
