@@ -58,11 +58,16 @@ class Case:
 
     def context(self) -> DetectContext:
         """The detection context of this case (a document when it gives split points or pairs)."""
-        if self.split_points is None and self.pairs is None:
-            return DetectContext(self.text)
-        doc = Document(id=self.name, text=self.text, split_points=self.split_points,
-                       entity_pron_pairs=self.pairs)
-        return DetectContext(doc.text, doc)
+        return case_context(self.name, self.text, self.split_points, self.pairs)
+
+
+def case_context(name: str, text: str, split_points: list[int] | None, pairs: list | None) -> DetectContext:
+    """What a detector sees for a case: the text, and a document when the case gives what an
+    ingester would know besides it (split points, coreference pairs)."""
+    if split_points is None and pairs is None:
+        return DetectContext(text)
+    doc = Document(id=name, text=text, split_points=split_points, entity_pron_pairs=pairs)
+    return DetectContext(doc.text, doc)
 
 
 @dataclass

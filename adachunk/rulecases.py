@@ -36,7 +36,7 @@ from .cost.lattice import CostRule, rule_cost
 from .cost.punishments import make_shape
 from .detect.base import DetectContext
 from .errors import Location, ProfileError, did_you_mean
-from .types import Document, span_arrays
+from .types import span_arrays
 
 MARKER = "¦"
 SUITE_KEYS = {"pack", "profile", "rule", "marker", "cases", "description"}
@@ -59,11 +59,9 @@ class RuleCase:
 
     def context(self) -> DetectContext:
         """The detection context (a document when the case gives split points or pairs)."""
-        if self.split_points is None and self.pairs is None:
-            return DetectContext(self.text)
-        doc = Document(id=self.name, text=self.text, split_points=self.split_points,
-                       entity_pron_pairs=self.pairs)
-        return DetectContext(doc.text, doc)
+        from .casefiles import case_context
+
+        return case_context(self.name, self.text, self.split_points, self.pairs)
 
 
 @dataclass

@@ -36,12 +36,17 @@ _BINARY_MAGIC = {
 }
 
 
-def read_text_bytes(data: bytes, source: str, errors: str = "strict") -> str:
-    """Decode file bytes as UTF-8, refusing known binary formats with ``ADA305``."""
+def refuse_binary(head: bytes, source: str) -> None:
+    """``ADA305`` when a file's first bytes are those of a known binary format."""
     for magic, what in _BINARY_MAGIC.items():
-        if data.startswith(magic):
+        if head.startswith(magic):
             raise InputError(code="ADA305", message=f"{source} is {what}, not text", location=Location(source),
                              hint="convert it to Markdown or text first")
+
+
+def read_text_bytes(data: bytes, source: str, errors: str = "strict") -> str:
+    """Decode file bytes as UTF-8, refusing known binary formats with ``ADA305``."""
+    refuse_binary(data, source)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:

@@ -21,7 +21,7 @@ from typing import Iterator
 
 from ..errors import InputError, Location
 from ..types import Page
-from .readers import _BINARY_MAGIC, _PAGE_BREAK, check_input_file
+from .readers import _PAGE_BREAK, check_input_file, refuse_binary
 
 BLOCK = 1 << 22  # bytes per read
 _MARKER = re.compile(r"<!--\s*PageBreak\s*-->")
@@ -44,10 +44,7 @@ def _blocks(path: str | Path, source: str, errors: str) -> Iterator[str]:
     consumed = 0  # bytes given to the decoder, BOM excluded (ADA301 offsets count from there)
     with open(path, "rb") as f:
         data = f.read(BLOCK)
-        for magic, what in _BINARY_MAGIC.items():
-            if data.startswith(magic):
-                raise InputError(code="ADA305", message=f"{source} is {what}, not text", location=Location(source),
-                                 hint="convert it to Markdown or text first")
+        refuse_binary(data, source)
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         while True:
