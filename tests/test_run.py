@@ -187,6 +187,7 @@ def test_killed_worker_then_resume_gives_identical_outputs(corpus, fast_profile,
     if not killed:
         pytest.skip("the run finished before a worker could be killed")
     assert proc.returncode != 0 and "ADA103" in err, err
+    assert "while processing" in err and "<input>" not in err and str(corpus) in err  # names the documents
     assert main(["run", str(corpus), "--profile", fast_profile, "--out", str(out), "-j", "2", "-q", "--sink", "none",
                  "--resume"]) == 0
     assert (out / "chunks.jsonl").read_bytes() == (ref / "chunks.jsonl").read_bytes()
