@@ -18,13 +18,11 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .enrich import enrich_records, parent_records
-from .sink.records import chunk_record, embed_text
+from .sink.records import RECORD_FIELDS, chunk_record, embed_text
 from .types import Chunk, Document
 
-_META_KEYS = ("id", "doc_id", "source", "index", "start", "end", "tokens", "heading_path", "pages", "profile",
-              "profile_fingerprint", "splitter", "candidate", "scores",
-              "prev_id", "next_id", "parent_id", "parent_start", "parent_end", "structure_path", "structure_covers",
-              "defines", "defined_terms", "references", "table_context")
+# a node's metadata: the record's fields but the text itself, its size and the embedded prefix
+_META_KEYS = tuple(f for f in RECORD_FIELDS if f not in ("text", "size", "embed_prefix"))
 # context for the embedding (LlamaIndex puts non-excluded metadata in the embedded string)
 _EMBED_KEYS = ("heading_path", "structure_path")
 

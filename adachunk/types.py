@@ -11,6 +11,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+# The five intrinsic metrics, in the order every report, record and schema lists them.
+METRIC_KEYS: tuple[str, ...] = ("sc", "bi", "rc", "icc", "dcc")
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Structure:

@@ -258,13 +258,13 @@ def test_parquet_and_payload_carry_the_metadata(tmp_path):
     pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
-    from adachunk.runner.outputs import _ParquetWriter
+    from adachunk.sink.parquet import ParquetWriter
     from adachunk.sink.vectors import _payload
 
     doc = read_document(EXAMPLES / "regulation_excerpt.md")
     rp, recs = records_of("legal", doc, max_size=256)
     enrich_records(recs, doc, rp.policy)
-    w = _ParquetWriter(tmp_path / "chunks.parquet")
+    w = ParquetWriter(tmp_path / "chunks.parquet")
     w.add(recs)
     w.close()
     table = pq.read_table(tmp_path / "chunks.parquet").to_pylist()

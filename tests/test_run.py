@@ -145,7 +145,7 @@ def test_disk_full_during_assembly_is_coded_error(corpus, fast_profile, tmp_path
         def __init__(self, *a, **k):
             raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(outputs, "_ParquetWriter", Full)
+    monkeypatch.setattr(outputs, "ParquetWriter", Full)
     with pytest.raises(InputError) as exc:
         run_corpus([str(corpus)], fast_profile, tmp_path / "out", workers=1, progress=False)
     assert exc.value.code == "ADA307" or "No space" in str(exc.value)

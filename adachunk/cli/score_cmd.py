@@ -13,9 +13,10 @@ import json
 from typing import Any
 
 from ..errors import InputError, Location, ProfileError
+from ..types import METRIC_KEYS
 from .common import add_allow_remote_llm_flag
 
-KEYS = ("sc", "bi", "rc", "icc", "dcc")
+KEYS = METRIC_KEYS
 CHUNKS_ERROR = "ADA313"
 
 

@@ -11,12 +11,12 @@ import logging
 from typing import Any, Iterable
 
 from ..registry import metrics
-from ..types import Chunk, Document
+from ..types import METRIC_KEYS, Chunk, Document
 from .base import MetricContext, MetricResult
 
 log = logging.getLogger("adachunk.metrics")
 
-DEFAULT_KEYS: tuple[str, ...] = ("sc", "bi", "rc", "icc", "dcc")
+DEFAULT_KEYS: tuple[str, ...] = METRIC_KEYS
 # One instance per registered metric class and process, so models load once.
 _instances: dict[Any, Any] = {}
 

@@ -13,8 +13,9 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 from pydantic_core import PydanticCustomError
 
 from ..metrics.aggregate import WEIGHT_PRESETS
+from ..types import METRIC_KEYS
 
-MetricKey = Literal["sc", "bi", "rc", "icc", "dcc"]
+MetricKey = Literal[METRIC_KEYS]  # type: ignore[valid-type]  # the five metric names
 WeightPreset = Literal["balanced", "finance", "legal", "support", "technical"]
 
 

@@ -15,10 +15,11 @@ import html
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..types import METRIC_KEYS
 from ._ab_boundaries import render_boundaries
 from ._ab_moves import top_rules
 
-METRICS = ("sc", "bi", "rc", "icc", "dcc", "score")
+METRICS = (*METRIC_KEYS, "score")
 NAMES = {"sc": "Size compliance", "bi": "Block integrity", "rc": "Reference completeness",
          "icc": "Intrachunk cohesion", "dcc": "Document contextual coherence", "score": "Weighted score"}
 MAX_VIEWS = 50  # documents with a boundary view; the rest are listed in summary.json

@@ -14,8 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..types import METRIC_KEYS
+
 COLORS = ("#3b6fb6", "#d9822b")  # A blue, B orange (colour-blind safe pair)
-METRICS = ("sc", "bi", "rc", "icc", "dcc", "score")
+METRICS = (*METRIC_KEYS, "score")
 _DPI = 100
 
 

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..errors import AdachunkError
+from ..sink.parquet import ParquetWriter
 from ..sink.records import dumps
+from ..types import METRIC_KEYS
 from .state import ResultStore, write_error
 
-METRIC_KEYS = ("sc", "bi", "rc", "icc", "dcc")
 
 
 class _Means:
@@ -87,7 +88,7 @@ def assemble(out: Path, sources: Iterable[str], store: ResultStore, *, index_sin
 def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink, parquet: bool,
               notes: dict[str, Any]) -> dict[str, Any]:
     chunks_w, decisions_w = _Writer(out / "chunks.jsonl"), _Writer(out / "decisions.jsonl")
-    pq = _ParquetWriter(out / "chunks.parquet") if parquet else None
+    pq = ParquetWriter(out / "chunks.parquet") if parquet else None
     per_candidate: dict[str, _Means] = defaultdict(_Means)
     status: dict[str, Counter] = defaultdict(Counter)
     winners, adaptive = Counter(), _Means()
@@ -142,57 +143,6 @@ def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink,
     w.write(json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
     w.close()
     return summary
-
-
-class _ParquetWriter:
-    """Streams chunk records into a Parquet file with a fixed schema (pyarrow, lazily)."""
-
-    def __init__(self, path: Path):
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        self.pa, self.path = pa, path
-        self.tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-        score = pa.struct([(k, pa.float64()) for k in METRIC_KEYS])
-        self.schema = pa.schema([
-            ("id", pa.string()), ("doc_id", pa.string()), ("source", pa.string()), ("index", pa.int64()),
-            ("start", pa.int64()), ("end", pa.int64()), ("text", pa.string()), ("size", pa.int64()),
-            ("tokens", pa.int64()), ("heading_path", pa.list_(pa.string())), ("pages", pa.list_(pa.int64())),
-            ("profile", pa.string()), ("profile_fingerprint", pa.string()), ("splitter", pa.string()),
-            ("candidate", pa.string()), ("scores", score),
-            # chunk metadata (adachunk.enrich): links, structure, terms, references, table context
-            ("prev_id", pa.string()), ("next_id", pa.string()), ("parent_id", pa.string()),
-            ("parent_start", pa.int64()), ("parent_end", pa.int64()), ("structure_path", pa.list_(pa.string())),
-            ("structure_covers", pa.list_(pa.string())), ("defines", pa.list_(pa.string())),
-            ("defined_terms", pa.list_(pa.struct([("term", pa.string()), ("chunk_index", pa.int64()),
-                                                  ("chunk_id", pa.string())]))),
-            ("references", pa.list_(pa.struct([
-                ("text", pa.string()), ("target", pa.string()), ("start", pa.int64()), ("end", pa.int64()),
-                ("target_start", pa.int64()), ("chunk_index", pa.int64()), ("chunk_id", pa.string()),
-                ("external", pa.bool_()), ("other_act", pa.bool_())]))),
-            ("table_context", pa.string()), ("embed_prefix", pa.string()),
-        ])
-        try:
-            self.writer = pq.ParquetWriter(str(self.tmp), self.schema)
-        except OSError as exc:
-            raise write_error(path, exc) from None
-
-    def add(self, records: list[dict[str, Any]]) -> None:
-        if not records:
-            return
-        cols = {f.name: [r.get(f.name) for r in records] for f in self.schema}
-        cols["scores"] = [{k: (r.get("scores") or {}).get(k) for k in METRIC_KEYS} for r in records]
-        try:
-            self.writer.write_table(self.pa.table(cols, schema=self.schema))
-        except OSError as exc:
-            raise write_error(self.path, exc) from None
-
-    def close(self) -> None:
-        try:
-            self.writer.close()
-            os.replace(self.tmp, self.path)
-        except OSError as exc:
-            raise write_error(self.path, exc) from None
 
 
 __all__ = ["assemble", "AdachunkError"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..types import Chunk, Document
+from ..types import METRIC_KEYS, Chunk, Document
 
 # Field order is fixed so that output files are byte-identical across runs.
 CHUNK_FIELDS = ("id", "doc_id", "source", "index", "start", "end", "text", "size", "tokens", "heading_path",
@@ -56,3 +56,36 @@ def embed_prefix(record: dict[str, Any], mode: str | list[str] = "heading_path+t
 def dumps(obj: Any) -> str:
     """Compact, deterministic JSON (non-ASCII kept readable)."""
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+# Every field a record of `adachunk run` can hold, in column order (chunks.parquet; the JSONL
+# writes the keys a record has, in this order for the ones of CHUNK_FIELDS).
+RECORD_FIELDS = CHUNK_FIELDS + (
+    "candidate", "scores", "prev_id", "next_id", "parent_id", "parent_start", "parent_end", "structure_path",
+    "structure_covers", "defines", "defined_terms", "references", "table_context", "embed_prefix")
+
+
+def arrow_schema():
+    """The Arrow schema of a chunk record: ``chunks.parquet``'s columns, and the types of the
+    vector payload's (:data:`adachunk.sink.vectors.PAYLOAD_FIELDS`). pyarrow is imported lazily."""
+    import pyarrow as pa
+
+    reference = pa.struct([("text", pa.string()), ("target", pa.string()), ("start", pa.int64()), ("end", pa.int64()),
+                           ("target_start", pa.int64()), ("chunk_index", pa.int64()), ("chunk_id", pa.string()),
+                           ("external", pa.bool_()), ("other_act", pa.bool_())])
+    term = pa.struct([("term", pa.string()), ("chunk_index", pa.int64()), ("chunk_id", pa.string())])
+    schema = pa.schema([
+        ("id", pa.string()), ("doc_id", pa.string()), ("source", pa.string()), ("index", pa.int64()),
+        ("start", pa.int64()), ("end", pa.int64()), ("text", pa.string()), ("size", pa.int64()),
+        ("tokens", pa.int64()), ("heading_path", pa.list_(pa.string())), ("pages", pa.list_(pa.int64())),
+        ("profile", pa.string()), ("profile_fingerprint", pa.string()), ("splitter", pa.string()),
+        ("candidate", pa.string()), ("scores", pa.struct([(k, pa.float64()) for k in METRIC_KEYS])),
+        # chunk metadata (adachunk.enrich): links, structure, terms, references, table context
+        ("prev_id", pa.string()), ("next_id", pa.string()), ("parent_id", pa.string()),
+        ("parent_start", pa.int64()), ("parent_end", pa.int64()), ("structure_path", pa.list_(pa.string())),
+        ("structure_covers", pa.list_(pa.string())), ("defines", pa.list_(pa.string())),
+        ("defined_terms", pa.list_(term)), ("references", pa.list_(reference)),
+        ("table_context", pa.string()), ("embed_prefix", pa.string()),
+    ])
+    assert tuple(schema.names) == RECORD_FIELDS  # one list of fields, typed here
+    return schema

@@ -15,6 +15,7 @@ from typing import Any, Protocol, Sequence
 import numpy as np
 
 from ..errors import InputError, Location
+from .records import arrow_schema
 
 PAYLOAD_FIELDS = ("id", "doc_id", "source", "index", "start", "end", "text", "tokens", "heading_path", "pages",
                   "profile", "profile_fingerprint", "splitter", "candidate",
@@ -75,15 +76,8 @@ class LanceDBSink:
 
         rows = [_payload(r) | {"vector": np.asarray(v, np.float32).tolist()} for r, v in zip(records, vectors)]
         dim = int(vectors.shape[1])
-        schema = pa.schema([
-            ("id", pa.string()), ("doc_id", pa.string()), ("source", pa.string()), ("index", pa.int64()),
-            ("start", pa.int64()), ("end", pa.int64()), ("text", pa.string()), ("tokens", pa.int64()),
-            ("heading_path", pa.list_(pa.string())), ("pages", pa.list_(pa.int64())), ("profile", pa.string()),
-            ("profile_fingerprint", pa.string()), ("splitter", pa.string()), ("candidate", pa.string()),
-            ("prev_id", pa.string()), ("next_id", pa.string()), ("parent_id", pa.string()),
-            ("structure_path", pa.list_(pa.string())), ("embed_prefix", pa.string()),
-            ("vector", pa.list_(pa.float32(), dim)),
-        ])
+        record = arrow_schema()
+        schema = pa.schema([record.field(name) for name in PAYLOAD_FIELDS] + [("vector", pa.list_(pa.float32(), dim))])
         data = pa.Table.from_pylist(rows, schema=schema)
         table = self._table()
         if table is None:

@@ -29,7 +29,6 @@ from ..profile.schema import TuneSpaceSpec
 from ..profile.yamlmarks import mark_at
 
 SIZE_KEYS = ("max_size", "min_size", "target_size", "chunk_cost")
-METRIC_KEYS = ("sc", "bi", "rc", "icc", "dcc")
 CLI = "<command line>"
 
 
