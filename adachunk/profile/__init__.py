@@ -1,0 +1,1 @@
+"""Profiles: YAML policies loaded (``loader``), validated (``schema``) and resolved into a policy (``resolve``)."""
