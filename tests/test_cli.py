@@ -121,3 +121,26 @@ def test_folder_input(tmp_path, capsys):
     assert main(["chunk", str(tmp_path)]) == 0
     recs = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [Path(r["source"]).name for r in recs] == ["a.md", "b.txt"]
+
+
+def test_chunk_with_workers_writes_the_same_bytes_in_input_order(tmp_path, capsys):
+    import shutil
+
+    from .conftest import EXAMPLES
+
+    files = []
+    for i, p in enumerate(sorted(EXAMPLES.glob("*.md")) * 2):
+        files.append(tmp_path / f"{i:02d}_{p.name}")
+        shutil.copy(p, files[-1])
+    bad = tmp_path / "05_bad.md"
+    bad.write_bytes(b"valid start \xff then garbage")
+    files.insert(5, bad)
+    args = [str(f) for f in files]
+    assert main(["chunk", *args, "-o", str(tmp_path / "one.jsonl")]) == 2
+    one_err = capsys.readouterr().err
+    assert main(["chunk", *args, "-j", "2", "-o", str(tmp_path / "two.jsonl")]) == 2
+    two_err = capsys.readouterr().err
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+    assert one_err == two_err and "ADA301" in two_err and str(bad) in two_err
+    sources = [json.loads(x)["source"] for x in (tmp_path / "two.jsonl").read_text().splitlines()]
+    assert list(dict.fromkeys(sources)) == [a for a in args if a != str(bad)]

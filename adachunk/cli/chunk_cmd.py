@@ -28,6 +28,8 @@ def add_parsers(sub) -> list[str]:
                    help="a parameter of --splitter (repeatable; the value is read as a YAML scalar)")
     p.add_argument("--no-postprocess", action="store_true", help="with --splitter: skip post-processing")
     _add_size_flag(p)
+    p.add_argument("--workers", "-j", type=_positive_int, default=1, metavar="N",
+                   help="chunk files in N worker processes (output in input order, the same bytes as one)")
     p.add_argument("--segment-chars", type=_positive_int, metavar="N",
                    help="large-document mode: chunk a document longer than N code points in segments cut at "
                         "blank lines (approximate at the seams; default: $ADACHUNK_SEGMENT_CHARS or 2000000)")
@@ -78,31 +80,41 @@ def run(args) -> int:
     if args.command == "explain":
         return _explain(args, rp)
     chunker = _chunker(args, rp)
-    failed = 0
+    paths = list(expand_inputs(args.inputs, supported_suffixes()))
     out = open_output(args.output)
     try:
-        for path in expand_inputs(args.inputs, supported_suffixes()):
-            try:
-                if _streamable(path, args, rp) and _write_streamed(out, path, chunker, rp, args):
-                    continue
-                doc = read_document(path, errors=args.errors, max_bytes=_max_bytes(args))
-                if len(doc.text) > (args.segment_chars or segment_chars()):
-                    _write_segmented(out, doc, chunker, rp, args.segment_chars or segment_chars())
-                    continue
-                chunking = chunker(doc)
-            except AdachunkError as err:
-                if not err.location.file:  # e.g. ADA306 from a detector: name the document
-                    err.location = Location(path, err.location.line, err.location.column)
-                print_error(err)
-                failed += 1
-                continue
-            records = [chunk_record(chunk, doc, rp.name, rp.fingerprint, chunking.splitter) for chunk in chunking.chunks]
-            for rec in enrich_records(records, doc, rp.policy):
-                out.write(dumps(rec) + "\n")
+        if (args.workers or 1) > 1 and len(paths) > 1:
+            from ._chunk_pool import chunk_files
+
+            errors = chunk_files(paths, args, rp, chunker, out)
+        else:
+            errors = [err for err in (chunk_one(path, args, rp, chunker, out) for path in paths) if err]
     finally:
         if out is not sys.stdout:
             out.close()
-    return 2 if failed else 0
+    return 2 if errors else 0
+
+
+def chunk_one(path: str, args, rp, chunker, out) -> AdachunkError | None:
+    """Chunk one input file and write its records to ``out``; a coded error is printed and
+    returned (the other files go on)."""
+    try:
+        if _streamable(path, args, rp) and _write_streamed(out, path, chunker, rp, args):
+            return None
+        doc = read_document(path, errors=args.errors, max_bytes=_max_bytes(args))
+        if len(doc.text) > (args.segment_chars or segment_chars()):
+            _write_segmented(out, doc, chunker, rp, args.segment_chars or segment_chars())
+            return None
+        chunking = chunker(doc)
+    except AdachunkError as err:
+        if not err.location.file:  # e.g. ADA306 from a detector: name the document
+            err.location = Location(path, err.location.line, err.location.column)
+        print_error(err)
+        return err
+    records = [chunk_record(chunk, doc, rp.name, rp.fingerprint, chunking.splitter) for chunk in chunking.chunks]
+    for rec in enrich_records(records, doc, rp.policy):
+        out.write(dumps(rec) + "\n")
+    return None
 
 
 def _streamable(path: str, args, rp) -> bool:
