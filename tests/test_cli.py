@@ -144,3 +144,15 @@ def test_chunk_with_workers_writes_the_same_bytes_in_input_order(tmp_path, capsy
     assert one_err == two_err and "ADA301" in two_err and str(bad) in two_err
     sources = [json.loads(x)["source"] for x in (tmp_path / "two.jsonl").read_text().splitlines()]
     assert list(dict.fromkeys(sources)) == [a for a in args if a != str(bad)]
+
+
+def test_chunk_with_workers_keeps_reader_warnings(tmp_path, capsys):
+    """A worker's warnings (here: invalid split points dropped) reach stderr as in one process."""
+    docs = []
+    for i in range(3):
+        f = tmp_path / f"d{i}.json"
+        f.write_text(json.dumps({"document_name": f"D{i}", "full_text": "Block one.\n\nBlock two.\n",
+                                 "split_points": [12, 500]}))
+        docs.append(str(f))
+    assert main(["chunk", *docs, "-j", "2", "-o", str(tmp_path / "o.jsonl")]) == 0
+    assert capsys.readouterr().err.count("invalid split point") == 3

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import multiprocessing as mp
 import os
+import sys
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -36,17 +37,18 @@ def _setup(args):
     return _STATE["rp"], _STATE["chunker"]
 
 
-def chunk_to_text(path: str, args) -> tuple[str, AdachunkError | None]:
-    """A file's JSONL lines, or its coded error (run in a worker)."""
+def chunk_to_text(path: str, args) -> tuple[str, str, AdachunkError | None]:
+    """A file's JSONL lines, what it printed to stderr (its error, reader warnings) and its
+    coded error (run in a worker)."""
     import contextlib
 
     from .chunk_cmd import chunk_one
 
     rp, chunker = _setup(args)
     buf, errs = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stderr(errs):  # the main process prints the error, in order
+    with contextlib.redirect_stderr(errs):  # the main process prints it, in input order
         err = chunk_one(path, args, rp, chunker, buf)
-    return buf.getvalue(), err
+    return buf.getvalue(), errs.getvalue(), err
 
 
 def _large(path: str, args) -> bool:
@@ -65,7 +67,6 @@ def chunk_files(paths: list[str], args, rp, chunker, out) -> list[AdachunkError]
     """Chunk ``paths`` with ``args.workers`` processes; returns the coded errors (printed)."""
     from ..runner.job import worker_init
     from .chunk_cmd import chunk_one
-    from .common import print_error
 
     errors: list[AdachunkError] = []
     todo = iter(paths)
@@ -84,10 +85,9 @@ def chunk_files(paths: list[str], args, rp, chunker, out) -> list[AdachunkError]
             if fut is None:
                 err = chunk_one(path, args, rp, chunker, out)
             else:
-                text, err = fut.result()
+                text, printed, err = fut.result()
                 out.write(text)
-                if err is not None:
-                    print_error(err)
+                sys.stderr.write(printed)
             if err is not None:
                 errors.append(err)
             fill()
