@@ -19,11 +19,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .metrics.aggregate import aggregate
+from .metrics.aggregate import aggregate, best_index
 from .metrics.base import MetricContext
 from .metrics.suite import DEFAULT_KEYS, context_for, score_chunking
 from .policy import Policy
-from .split.pool import run_pool
+from .split.pool import run_candidates
 from .types import Chunking, Document
 
 
@@ -117,13 +117,8 @@ def choose(results: list[CandidateResult], select: dict[str, Any]) -> int | None
         eligible = [i for i, r in enumerate(results) if r.status in ("ok", "fallback")]
     if not eligible:
         return None
-    gap = float(select.get("min_score_gap", 0.0))
-    best = eligible[0]
-    for i in eligible[1:]:
-        a, b = results[i].score, results[best].score
-        if a is not None and (b is None or round(a - b, 12) > gap):
-            best = i
-    return best
+    best = best_index([results[i].score for i in eligible], float(select.get("min_score_gap", 0.0)))
+    return eligible[best]
 
 
 def _ineligible(results: list[CandidateResult], select: dict[str, Any]) -> set[int]:
@@ -171,7 +166,7 @@ def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
     keys = tuple(k for k in metric_keys if not weights or weights.get(k, 0) > 0)
     zero = {k: "weight 0 in the profile: not computed" for k in metric_keys if k not in keys}
     results = []
-    for run in run_pool(doc, policy, postprocess=postprocess):
+    for run in run_candidates(doc, policy, postprocess=postprocess):
         res = CandidateResult(name=run.name, type=run.type, status=_status(run.chunking), chunking=run.chunking,
                               error=run.error, seconds={"split_s": round(run.seconds, 4)})
         if run.chunking is not None:

@@ -58,3 +58,4 @@ def test_best_index_tie_breaks_to_profile_order():
     assert best_index([None, 0.1]) == 1
     assert best_index([None, None]) == 0
     assert best_index([]) is None
+    assert best_index([0.80, 0.805], gap=0.01) == 0 and best_index([0.80, 0.82], gap=0.01) == 1  # min_score_gap

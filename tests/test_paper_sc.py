@@ -20,7 +20,7 @@ import pytest
 
 from adachunk.api import load_profile
 from adachunk.ingest import read_document
-from adachunk.split.pool import make_splitter, run_pool
+from adachunk.split.pool import make_splitter, run_candidates
 from adachunk.tokenize import get_counter
 
 from .conftest import CLAIR, ROOT, clair_files
@@ -50,7 +50,7 @@ def per_doc(tmp_path_factory) -> list[tuple[str, dict[str, list[int]]]]:
 
 def chunk_counts(doc, policy) -> dict[str, list[int]]:
     out = {}
-    for run in run_pool(doc, policy):
+    for run in run_candidates(doc, policy):
         assert run.error is None, run.error
         assert "".join(c.text for c in run.chunking.chunks) == doc.text
         out[run.name] = [c.tokens for c in run.chunking.chunks]

@@ -11,7 +11,7 @@ from adachunk.components import ensure_builtins
 from adachunk.errors import ProfileError
 from adachunk.policy import Policy, SolverSettings
 from adachunk.registry import splitters
-from adachunk.split.pool import CandidateRun, make_splitter, run_pool
+from adachunk.split.pool import CandidateRun, make_splitter, run_candidates
 from adachunk.tokenize import get_counter
 from adachunk.types import Chunking, Document, Page
 
@@ -125,13 +125,13 @@ class _Broken:
         raise RuntimeError("boom")
 
 
-def test_run_pool_runs_all_and_isolates_failures(monkeypatch):
+def test_run_candidates_runs_all_and_isolates_failures(monkeypatch):
     # registered for this test only (the registry has no public removal)
     monkeypatch.setitem(splitters._items, "test_broken.v1", _Broken)
     cands = [("recursive.v1", {"chunk_size": 40}, "rec40"), ("test_broken.v1", {}, "broken"),
              ("page.v1", {}, "page"), ("nope.v1", {}, "missing")]
     doc = Document(id="d", text=TEXT)
-    runs = run_pool(doc, policy(cands, max_tokens=60, min_tokens=10, merge_max_tokens=70))
+    runs = run_candidates(doc, policy(cands, max_tokens=60, min_tokens=10, merge_max_tokens=70))
     assert [r.name for r in runs] == ["rec40", "broken", "page", "missing"]
     assert all(isinstance(r, CandidateRun) and r.seconds >= 0 for r in runs)
     rec, broken, page, missing = runs
@@ -143,8 +143,8 @@ def test_run_pool_runs_all_and_isolates_failures(monkeypatch):
     assert not missing.ok and missing.error.startswith("ADA205")
 
 
-def test_run_pool_without_postprocess():
-    runs = run_pool(Document(id="d", text=TEXT), policy([("page.v1", {}, "page")]), postprocess=False)
+def test_run_candidates_without_postprocess():
+    runs = run_candidates(Document(id="d", text=TEXT), policy([("page.v1", {}, "page")]), postprocess=False)
     assert [c.text for c in runs[0].chunking.chunks] == [TEXT] and "postprocess" not in runs[0].chunking.meta
 
 

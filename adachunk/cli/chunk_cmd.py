@@ -11,8 +11,8 @@ from ..enrich import enrich_records
 from ..errors import AdachunkError, Location, ProfileError
 from ..ingest import read_document, supported_suffixes
 from ..split.segments import chunk_segments, segment_chars
-from .common import (add_solver_flags, chunk_record, dumps, expand_inputs, open_output, print_error,
-                     solver_overrides)
+from .common import (add_solver_flags, chunk_record, dumps, expand_inputs, open_output, parse_params,
+                     print_error, solver_overrides)
 
 
 def add_parsers(sub) -> list[str]:
@@ -191,23 +191,6 @@ def _write_segmented(out, doc, chunker, rp, limit: int) -> None:
         pending = _write_linked(out, records, pending)
     if pending is not None:
         out.write(dumps(pending) + "\n")
-
-
-def parse_params(items: list[str]) -> dict:
-    """``KEY=VALUE`` strings → parameters (values parsed as YAML: ``600`` is an int, ``true`` a bool)."""
-    import yaml
-
-    params = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ProfileError(code="ADA203", message=f"--param expects KEY=VALUE, got {item!r}",
-                               key_path="--param", hint="e.g. --param chunk_size=600")
-        try:
-            params[key.strip()] = yaml.safe_load(value) if value.strip() else None
-        except yaml.YAMLError:
-            params[key.strip()] = value
-    return params
 
 
 def _chunker(args, rp):

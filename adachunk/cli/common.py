@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from ..errors import AdachunkError, InputError, Location
+from ..errors import AdachunkError, InputError, Location, ProfileError
 from ..ingest.discover import expand_inputs  # noqa: F401 - re-exported for the commands
 from ..sink.records import chunk_record, dumps  # noqa: F401 - re-exported for the commands
 
@@ -87,3 +87,21 @@ def budget_arg(text: str):
         return parse_budget(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def parse_params(items: list[str]) -> dict:
+    """``--param KEY=VALUE`` strings → parameters, for ``chunk`` and ``score`` alike (values read as
+    YAML scalars: ``600`` is an int, ``true`` a bool, ``[a, b]`` a list; JSON values read the same)."""
+    import yaml
+
+    params = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ProfileError(code="ADA203", message=f"--param expects KEY=VALUE, got {item!r}",
+                               key_path="--param", hint="e.g. --param chunk_size=600")
+        try:
+            params[key.strip()] = yaml.safe_load(value) if value.strip() else None
+        except yaml.YAMLError:
+            params[key.strip()] = value
+    return params

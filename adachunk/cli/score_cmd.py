@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import InputError, Location, ProfileError
 from ..types import METRIC_KEYS
-from .common import add_allow_remote_llm_flag
+from .common import add_allow_remote_llm_flag, parse_params
 
 KEYS = METRIC_KEYS
 CHUNKS_ERROR = "ADA313"
@@ -36,20 +36,6 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--errors", choices=["strict", "replace"], default="strict",
                    help="invalid UTF-8: fail with ADA301 (strict) or substitute U+FFFD (replace)")
     return ["score"]
-
-
-def parse_params(items: list[str]) -> dict[str, Any]:
-    """``k=v`` strings → dict; values are read as JSON when they parse (numbers, true, null)."""
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise ProfileError(code="ADA203", message=f"--param expects KEY=VALUE, got '{item}'")
-        try:
-            out[key.strip()] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[key.strip()] = raw
-    return out
 
 
 def _chunks_error(message: str, path: str, line: int | None = None, hint: str | None = None) -> InputError:

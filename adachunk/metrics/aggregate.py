@@ -102,15 +102,19 @@ def aggregate(results: Mapping[str, Any], weights: Mapping[str, float], none_pol
     return Aggregate(score, used, tuple(filled))
 
 
-def best_index(scores: Sequence[float | None]) -> int | None:
-    """Index of the winning candidate: highest score, ties to the earliest in profile order.
+def best_index(scores: Sequence[float | None], gap: float = 0.0) -> int | None:
+    """Index of the winning candidate: the highest score, ties to the earliest in profile order.
 
-    None scores lose to any number; when every score is None the first candidate wins (a
-    deterministic fallback). Returns None only for an empty sequence.
+    A later candidate wins only when it beats the best so far by more than ``gap`` (differences
+    rounded to ``_TIE_DIGITS`` digits, so float noise ties); None scores lose to any number, and when every
+    score is None the first candidate wins (a deterministic fallback). Returns None only for an
+    empty sequence. ``select.choose`` applies this rule to the eligible candidates.
     """
-    best, best_key = None, None
-    for i, s in enumerate(scores):
-        key = float("-inf") if s is None else round(float(s), _TIE_DIGITS)
-        if best is None or key > best_key:
-            best, best_key = i, key
+    if not scores:
+        return None
+    best = 0
+    for i in range(1, len(scores)):
+        a, b = scores[i], scores[best]
+        if a is not None and (b is None or round(a - b, _TIE_DIGITS) > gap):
+            best = i
     return best

@@ -102,7 +102,7 @@ def run_candidate(doc: Document, policy: Policy, type_name: str, params: dict[st
                         seconds=time.perf_counter() - t0)
 
 
-def run_pool(doc: Document, policy: Policy, *, postprocess: bool = True) -> list[CandidateRun]:
+def run_candidates(doc: Document, policy: Policy, *, postprocess: bool = True) -> list[CandidateRun]:
     """Run every candidate of ``policy.candidates`` on ``doc``, in profile order."""
     return [run_candidate(doc, policy, type_name, params, name, postprocess=postprocess)
             for type_name, params, name in policy.candidates]
