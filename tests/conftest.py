@@ -12,6 +12,18 @@ ROOT = Path(__file__).resolve().parent.parent
 CLAIR = Path(os.environ.get("ADACHUNK_CLAIR", ROOT.parent / "shared" / "corpus" / "clair"))
 EXAMPLES = ROOT / "examples"
 
+def copy_examples(dest: Path) -> Path:
+    """The example documents (SOURCES.md aside) copied into ``dest`` (created), for tests that
+    edit, rename or remove them."""
+    import shutil
+
+    dest.mkdir(parents=True)
+    for p in sorted(EXAMPLES.glob("*.md")):
+        if p.name != "SOURCES.md":
+            shutil.copy(p, dest / p.name)
+    return dest
+
+
 # The real adaptive pipeline with a model-free embedder and precomputed coreference: fast enough
 # for end-to-end tests of `run` and `ab` (name: fast; rename with str.replace).
 FAST_PROFILE = """\
@@ -44,3 +56,13 @@ def clair_docs() -> list[tuple[str, dict]]:
     if not files:
         pytest.skip("../shared/corpus/clair is not available")
     return [(p.name, load_clair(p)) for p in files]
+
+
+@pytest.fixture
+def fake():
+    """A loopback fake OpenAI-compatible server (``tests/fake_openai.py``), stopped afterwards."""
+    from .fake_openai import FakeOpenAI
+
+    with FakeOpenAI() as server:
+        yield server
+

@@ -141,3 +141,11 @@ class FakeOpenAI:
                 self._send(200, payload, answer.drip_s)
 
         return Handler
+
+
+def isolate_llm_env(monkeypatch, tmp_path, *extra: str) -> None:
+    """No real key, URL or user cache leaks into an LLM test (``extra``: more variables to clear)."""
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ADACHUNK_LLM_BASE_URL", *extra):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ADACHUNK_CACHE_DIR", str(tmp_path / "cache"))
+

@@ -141,13 +141,17 @@ def build_statement(path: str | Path) -> tuple[Path, Tables]:
 
     def furn(canvas, doc):
         _furniture(RUNNING_HEADERS["statement"])(canvas, doc)
-        if doc.page != 2:
-            return
-        canvas.setFont("Helvetica", 7)
-        canvas.line(2 * cm, 3.1 * cm, 6 * cm, 3.1 * cm)
-        canvas.drawString(2 * cm, 2.7 * cm, "1 Discounted at the incremental borrowing rate of 4.1%.")
+        if doc.page == 2:
+            _footnote(canvas, 2.7 * cm, "1 Discounted at the incremental borrowing rate of 4.1%.")
     _doc(path, "Statements").build(story, onFirstPage=furn, onLaterPages=furn)
     return path, [statement_expected(), [LEASE_HEAD] + LEASE]
+
+
+def _footnote(canvas, y: float, text: str) -> None:
+    """A footnote at the page foot: a short rule 0.4 cm above a 7-point line of text at ``y``."""
+    canvas.setFont("Helvetica", 7)
+    canvas.line(2 * cm, y + 0.4 * cm, 6 * cm, y + 0.4 * cm)
+    canvas.drawString(2 * cm, y, text)
 
 
 RULED_HEAD = ["Year", "Revenue", "Cost"]
@@ -198,11 +202,8 @@ def build_two_column(path: str | Path) -> tuple[Path, Tables]:
 
     def foot(canvas, doc_):
         _furniture(RUNNING_HEADERS["two_column"])(canvas, doc_)
-        if doc_.page != 1:
-            return
-        canvas.setFont("Helvetica", 7)
-        canvas.line(2 * cm, 3.4 * cm, 6 * cm, 3.4 * cm)
-        canvas.drawString(2 * cm, 3.0 * cm, "1 Hedging instruments are described in note 21.")
+        if doc_.page == 1:
+            _footnote(canvas, 3.0 * cm, "1 Hedging instruments are described in note 21.")
     doc.addPageTemplates([PageTemplate("two", frames=frames, onPage=foot)])
     story = [Paragraph("Risk Report", SS["Title"]), FrameBreak(),
              Paragraph("Interest rate risk", SS["Heading2"]), Paragraph(LEFT_TEXT * 5, BODY), FrameBreak(),

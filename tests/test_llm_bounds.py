@@ -18,7 +18,7 @@ from adachunk.split import _llm_client as llm
 from adachunk.split.llm_regex import LLMRegexParams, LLMRegexSplitter
 from adachunk.types import Document
 
-from .fake_openai import Answer, FakeOpenAI
+from .fake_openai import Answer, isolate_llm_env
 
 pytest.importorskip("openai")
 
@@ -33,15 +33,7 @@ GOOD = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model"
 
 @pytest.fixture(autouse=True)
 def _isolated_env(tmp_path, monkeypatch):
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ADACHUNK_LLM_BASE_URL", ALLOW):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("ADACHUNK_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture
-def fake():
-    with FakeOpenAI() as server:
-        yield server
+    isolate_llm_env(monkeypatch, tmp_path, ALLOW)
 
 
 def split(base_url: str, **fields):

@@ -26,7 +26,7 @@ from adachunk.split._safe_regex import (
 from adachunk.split.llm_regex import LLMRegexParams, LLMRegexSplitter, head_context, wrapper_spans
 from adachunk.types import Document
 
-from .fake_openai import Answer, FakeOpenAI
+from .fake_openai import Answer, isolate_llm_env
 
 pytest.importorskip("openai")
 
@@ -65,15 +65,7 @@ A fourth-level heading is not a fallback cut.
 @pytest.fixture(autouse=True)
 def _isolated_env(tmp_path, monkeypatch):
     """No real key, URL or user cache leaks into the tests."""
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ADACHUNK_LLM_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("ADACHUNK_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture
-def fake():
-    with FakeOpenAI() as server:
-        yield server
+    isolate_llm_env(monkeypatch, tmp_path)
 
 
 def run(base_url: str, text: str = DOC, **fields):

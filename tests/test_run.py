@@ -17,7 +17,7 @@ from adachunk.cli.main import main
 from adachunk.errors import InputError
 from adachunk.runner import run_corpus
 
-from .conftest import EXAMPLES, FAST_PROFILE
+from .conftest import FAST_PROFILE, copy_examples
 
 FAST = FAST_PROFILE
 
@@ -31,12 +31,7 @@ def fast_profile(tmp_path) -> str:
 
 @pytest.fixture()
 def corpus(tmp_path) -> Path:
-    d = tmp_path / "corpus"
-    d.mkdir()
-    for p in sorted(EXAMPLES.glob("*.md")):
-        if p.name != "SOURCES.md":
-            shutil.copy(p, d / p.name)
-    return d
+    return copy_examples(tmp_path / "corpus")
 
 
 def _lines(path: Path) -> list[dict]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -22,7 +21,7 @@ from adachunk.runner import run_corpus
 from adachunk.runner.lock import OutputLock
 from adachunk.sink.vectors import LanceDBSink
 
-from .conftest import EXAMPLES, FAST_PROFILE
+from .conftest import FAST_PROFILE, copy_examples
 
 LEGAL_FAST = FAST_PROFILE.replace("extends: default", "extends: legal").replace("name: fast", "name: fast_legal")
 
@@ -38,12 +37,7 @@ def profiles(tmp_path) -> tuple[str, str]:
 @pytest.fixture()
 def corpus(tmp_path) -> Path:
     """The examples (SOURCES.md aside) copied into a folder the test may edit."""
-    d = tmp_path / "corpus"
-    d.mkdir()
-    for p in sorted(EXAMPLES.glob("*.md")):
-        if p.name != "SOURCES.md":
-            shutil.copy(p, d / p.name)
-    return d
+    return copy_examples(tmp_path / "corpus")
 
 
 def _chunks(out: Path) -> list[dict]:

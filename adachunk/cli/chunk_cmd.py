@@ -155,18 +155,15 @@ def _write_streamed(out, path: str, chunker, rp, args) -> bool:
                   for i, c in enumerate(part.chunks)]
         index += len(chunks)
         records = [chunk_record(c, stub, rp.name, rp.fingerprint, part.splitter) for c in chunks]
-        pending = _write_linked(out, records, pending)
+        pending = _write_linked(out, enrich_records(records, None, None), pending)  # links only
     if pending is not None:
         out.write(dumps(pending) + "\n")
     return True
 
 
 def _write_linked(out, records: list[dict], pending: dict | None) -> dict | None:
-    """Write a segment's records with ``prev_id``/``next_id`` across the seams; returns the last
-    record, held until the next segment's first is known."""
-    from ..enrich import enrich_records
-
-    enrich_records(records, None, None)  # the links within the segment
+    """Write a segment's records (linked within it), linking ``prev_id``/``next_id`` across the
+    seam too; returns the last record, held until the next segment's first is known."""
     if not records:
         return pending
     if pending is not None:

@@ -64,13 +64,10 @@ def enrich_records(records: list[dict[str, Any]], doc: Document, policy: Any, ct
     """
     policy = getattr(policy, "policy", policy)
     add_neighbours(records)
-    if policy is None:
+    if policy is None or not records or not declares_metadata(policy):
         return records
     kinds = emitted(policy)
     parents = (getattr(policy, "data", None) or {}).get("parents")
-    recipe = (getattr(policy, "index", None) or {}).get("embed_text")
-    if not records or not (kinds or parents or isinstance(recipe, (list, tuple))):
-        return records
     labels = [lb for group in kinds.values() for lb in group]
     spans = spans_of(doc, policy, labels, ctx)
     text = doc.text

@@ -42,7 +42,7 @@ class OutputLock:
         self._fd: int | None = None
 
     def __enter__(self) -> "OutputLock":
-        from .state import write_error
+        from ..sink.files import write_error
 
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -101,7 +101,7 @@ class Manifest:
         path: ``OUT/.adachunk/manifest.json``.
         fingerprint: profile fingerprint of the chunks.
         options: the job options' key.
-        documents: ``key`` → entry (``source``, ``file_sha256``, ``ok``, ``chunk_ids``).
+        documents: ``key`` → entry (``source``, ``file_sha256``, ``ok``, ``analysis_key``, ``chunk_ids``).
     """
 
     path: Path
@@ -137,13 +137,9 @@ class Manifest:
             out.append(Input(i.source, key))
         return out
 
-    def chunk_ids(self) -> set[str]:
-        """Every chunk id the folder should hold."""
-        return {cid for d in self.documents.values() for cid in d.get("chunk_ids", ())}
-
     def save(self) -> None:
         """Write atomically (the last step of a run: the folder now matches it)."""
-        from .state import atomic_write_bytes
+        from ..sink.files import atomic_write_bytes
 
         data = {"version": MANIFEST_VERSION, "fingerprint": self.fingerprint, "options": self.options,
                 "documents": list(self.documents.values())}

@@ -17,7 +17,8 @@ from ..errors import AdachunkError
 from ..sink.parquet import ParquetWriter
 from ..sink.records import dumps
 from ..types import METRIC_KEYS
-from .state import ResultStore, write_error
+from ..sink.files import write_error
+from .state import ResultStore
 
 
 

@@ -120,7 +120,8 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
         summary["timings"] = {"process_s": round(t1 - t0, 3), "assemble_s": round(time.perf_counter() - t1, 3)}
         manifest.save()
         if astore is not None and astore.root == (out / ".adachunk" / "analysis").resolve():
-            _prune_analyses(astore, store, docs)
+            # the folder's own cache keeps its documents' analyses only (a shared one is left as is)
+            astore.retain({d["analysis_key"] for d in manifest.documents.values() if d.get("analysis_key")})
     totals = summary["totals"]
     return RunSummary(out, len(sources), len(todo), len(sources) - len(todo), totals["failed"], totals["chunks"],
                       time.perf_counter() - t0, summary)
@@ -144,12 +145,6 @@ def _execute(todo, opts: JobOptions, store: ResultStore, backend: str, scheduler
     else:
         run_pool(todo, opts, on_result, n)
     bar.close()
-
-
-def _prune_analyses(astore, store: ResultStore, docs) -> None:
-    """Drop the folder's cached analyses of documents it no longer holds (bounded disk use)."""
-    keep = {store.analysis_key(i.source) for i in docs} - {None}
-    astore.retain(keep)
 
 
 def check_embedders(rp, index: dict[str, Any], with_index: bool) -> None:

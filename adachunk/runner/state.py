@@ -10,35 +10,14 @@ finished in.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, Location
+from ..sink.files import atomic_write_bytes, write_error
 from .job import DocResult, state_key
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file in the same folder, fsync, rename)."""
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise write_error(path, exc) from None
-
-
-def write_error(path: Path, exc: OSError) -> InputError:
-    """``ADA307``: the output cannot be written (permissions, disk full, ...)."""
-    return InputError(code="ADA307", message=f"cannot write {path}: {exc.strerror or exc}", location=Location(str(path)),
-                      hint="choose another --out folder or free some disk space")
 
 
 class ResultStore:
@@ -74,14 +53,11 @@ class ResultStore:
             and (key is None or meta.get("key") == key)
 
     def manifest_entry(self, source: str, key: str) -> dict[str, Any]:
-        """The manifest line of a document (its saved result's hash, status and chunk ids)."""
+        """The manifest line of a document (its saved result's hash, status, analysis-store key
+        and chunk ids)."""
         meta = self.meta(source) or {}
         return {"key": key, "source": source, "file_sha256": meta.get("file_sha256"), "ok": bool(meta.get("ok")),
-                "chunk_ids": [c["id"] for c in meta.get("chunks", [])]}
-
-    def analysis_key(self, source: str) -> str | None:
-        """The analysis-store key recorded with a document's result."""
-        return (self.meta(source) or {}).get("analysis_key")
+                "analysis_key": meta.get("analysis_key"), "chunk_ids": [c["id"] for c in meta.get("chunks", [])]}
 
     def forget(self, previous, current) -> None:
         """Delete the saved results of documents the previous manifest held and the current does not."""

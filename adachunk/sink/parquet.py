@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..types import METRIC_KEYS
+from .files import write_error
 from .records import arrow_schema
 
 
@@ -22,9 +23,6 @@ class ParquetWriter:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        from ..runner.state import write_error
-
-        self._write_error = write_error
         self.pa, self.path = pa, path
         self.tmp = path.with_name(path.name + f".tmp{os.getpid()}")
         self.schema = arrow_schema()
@@ -42,7 +40,7 @@ class ParquetWriter:
         try:
             self.writer.write_table(self.pa.table(cols, schema=self.schema))
         except OSError as exc:
-            raise self._write_error(self.path, exc) from None
+            raise write_error(self.path, exc) from None
 
     def close(self) -> None:
         """Finish the file and move it into place."""
@@ -50,4 +48,4 @@ class ParquetWriter:
             self.writer.close()
             os.replace(self.tmp, self.path)
         except OSError as exc:
-            raise self._write_error(self.path, exc) from None
+            raise write_error(self.path, exc) from None

@@ -238,7 +238,7 @@ def index_meta(index: dict[str, Any], embedder_identity: dict[str, Any]) -> dict
 def write_index_meta(out: Path, meta: dict[str, Any]) -> None:
     """Record how the index was built (``search`` reads it back); written atomically, and only
     once the index is complete."""
-    from ..runner.state import atomic_write_bytes
+    from .files import atomic_write_bytes
 
     atomic_write_bytes(Path(out) / "index.json", (json.dumps(meta, indent=1) + "\n").encode("utf-8"))
 
