@@ -12,11 +12,16 @@ import threading
 from typing import Callable
 
 _JITTED: dict[str, Callable] = {}
+_HELPERS: set[Callable] = set()
 _lock = threading.Lock()
 
 
-def compiled(fn: Callable) -> Callable:
-    """``fn`` compiled by Numba (once per process; the machine code is cached on disk)."""
+def compiled(fn: Callable, helpers: tuple[Callable, ...] = ()) -> Callable:
+    """``fn`` compiled by Numba (once per process; the machine code is cached on disk).
+
+    ``helpers``: the plain functions ``fn`` calls; they are made callable from compiled code
+    (``numba.extending.register_jitable``) and stay plain Python when called from Python.
+    """
     key = f"{fn.__module__}.{fn.__qualname__}"
     jitted = _JITTED.get(key)
     if jitted is None:
@@ -24,9 +29,33 @@ def compiled(fn: Callable) -> Callable:
             jitted = _JITTED.get(key)
             if jitted is None:
                 from numba import njit
+                from numba.extending import register_jitable
 
-                jitted = _JITTED[key] = njit(cache=True, nogil=True)(fn)
+                for helper in helpers:
+                    if helper not in _HELPERS:  # registered once, whoever calls it
+                        register_jitable(helper)
+                        _HELPERS.add(helper)
+                jitted = _JITTED[key] = _njit(njit, fn)
     return jitted
+
+
+def _njit(njit: Callable, fn: Callable) -> Callable:
+    """``njit`` with the on-disk cache, or without it when Numba finds no writable place for
+    one (read-only install, no writable ``NUMBA_CACHE_DIR`` or home): it then compiles in each
+    process, which is slower to start but the same machine code."""
+    try:
+        return njit(cache=True, nogil=True)(fn)
+    except RuntimeError as exc:  # "cannot cache function ...: no locator available"
+        if "cache" not in str(exc):
+            raise
+        return njit(cache=False, nogil=True)(fn)
+
+
+def preload() -> None:
+    """Import Numba now (about a second of CPU), e.g. before forking worker processes that
+    will all compile loops: they then share the import. What ``numba_loaded`` says is unchanged
+    (it tells whether a loop was compiled, which is what callers decide on)."""
+    import numba  # noqa: F401
 
 
 def is_compiled(fn: Callable) -> bool:

@@ -34,7 +34,6 @@ LAZY: dict[str, dict[str, str]] = {
     "metrics": {
         "sc.v1": "adachunk.metrics.size", "bi.v1": "adachunk.metrics.blocks", "rc.v1": "adachunk.metrics.references",
         "icc.v1": "adachunk.metrics.cohesion", "dcc.v1": "adachunk.metrics.coherence",
-        "dcc_fast.v1": "adachunk.metrics.coherence",
     },
     "embedders": {
         "hash.v1": "adachunk.metrics.embedders", "model2vec.v1": "adachunk.metrics.embedders",

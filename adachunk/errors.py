@@ -101,6 +101,7 @@ class ProfileErrors(ProfileError):
         )
 
     def render(self) -> str:
+        """Every collected error, one :meth:`AdachunkError.render` line each."""
         return "\n".join(e.render() for e in getattr(self, "errors", []))
 
     def __reduce__(self):

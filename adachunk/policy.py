@@ -6,31 +6,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cost.lattice import CostRule
+from .policy_types import IndexSpec, MetricsSpec, PostprocessSpec, SelectSpec, SolverSpec
 
-
-@dataclass(frozen=True)
-class SolverSettings:
-    """Solver parameters (see :class:`adachunk.profile.schema.SolverSpec` for their meaning)."""
-
-    granularity: str = "tokens"
-    tokenizer: str = "o200k_base"
-    min_size: int = 0
-    max_size: int = 512
-    chunk_cost: int = 0
-    overlap: int = 0
-    overlap_units: tuple[str, ...] = ("sentence", "word")
-    backend: str = "numba"
-    target_size: int | None = None
-    over_target_cost: int = 1
-    under_target_cost: int = 1
-
-    def with_overrides(self, **kw: Any) -> "SolverSettings":
-        """Copy with some fields replaced (None values are ignored)."""
-        return replace(self, **{k: v for k, v in kw.items() if v is not None})
+#: The solver section (one model with the schema: :class:`adachunk.policy_types.SolverSpec`).
+SolverSettings = SolverSpec
 
 
 @dataclass(frozen=True)
@@ -44,10 +27,10 @@ class Policy:
         rules: resolved punishment rules.
         solver: solver settings.
         candidates: the candidate pool as ``(type, params dict, display name)``.
-        postprocess: post-processing settings (plain dict).
-        metrics: metric settings (plain dict).
-        select: selection settings (plain dict).
-        index: vector-index settings (plain dict).
+        postprocess: post-processing settings.
+        metrics: metric settings.
+        select: selection settings.
+        index: vector-index settings.
         data: the canonical resolved profile (plain data).
     """
 
@@ -55,10 +38,11 @@ class Policy:
     fingerprint: str
     detectors: dict[str, Any]
     rules: tuple[CostRule, ...]
-    solver: SolverSettings
+    solver: SolverSpec
     candidates: tuple[tuple[str, dict, str], ...] = ()
-    postprocess: dict = field(default_factory=dict)
-    metrics: dict = field(default_factory=dict)
-    select: dict = field(default_factory=dict)
-    index: dict = field(default_factory=dict)
+    # the sections' defaults are the schema's (adachunk.policy_types), never restated here
+    postprocess: PostprocessSpec = field(default_factory=PostprocessSpec)
+    metrics: MetricsSpec = field(default_factory=MetricsSpec)
+    select: SelectSpec = field(default_factory=SelectSpec)
+    index: IndexSpec = field(default_factory=IndexSpec)
     data: dict = field(default_factory=dict)

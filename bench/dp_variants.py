@@ -78,7 +78,7 @@ def _score_doc(args: tuple[str, list[tuple[str, str, dict]], tuple[str, ...]]) -
         if run.chunking is None:
             out["variants"][name] = {"error": run.error}
             continue
-        mkey = json.dumps(rp.policy.metrics, sort_keys=True, default=str)
+        mkey = json.dumps(rp.policy.metrics.model_dump(), sort_keys=True, default=str)
         ctx = contexts.setdefault(mkey, context_for(doc, rp.policy))
         t1 = time.perf_counter()
         scored = score_chunking(run.chunking.chunks, ctx, keys)
@@ -88,13 +88,13 @@ def _score_doc(args: tuple[str, list[tuple[str, str, dict]], tuple[str, ...]]) -
     return out
 
 
-def table(results: list[dict], names: list[str], keys: tuple[str, ...], metrics: dict) -> str:
+def table(results: list[dict], names: list[str], keys: tuple[str, ...], metrics) -> str:
     """Markdown table: metric means, chunk statistics and wins per variant (the profile's
     weighted score over the computed metrics, ties to the earliest variant, as ``run`` selects)."""
     from adachunk.metrics.aggregate import aggregate, best_index
 
-    weights = {k: w for k, w in (metrics.get("weights") or {}).items() if k in keys}
-    none_policy = metrics.get("none_policy", "neutral")
+    weights = {k: w for k, w in metrics.weights.items() if k in keys}
+    none_policy = metrics.none_policy
     wins = {n: 0 for n in names}
     for r in results:
         ok = [n for n in names if "scores" in r["variants"].get(n, {})]

@@ -10,7 +10,7 @@ Rows:
   with the 4 empty pages kept as empty chunks, as the paper's raw page chunks are (the
   Table 3 value), and with them merged into a neighbour (what ``page.v1`` does).
 * ``our_recurs_1100``, ``our_recurs_600``, ``page``: ``recursive.v1`` 1100/600 and ``page.v1``,
-  post-processed, when those splitters (and ``adachunk.postprocess``) are installed; otherwise
+  post-processed, when those splitters (and ``adachunk.split.postprocess``) are installed; otherwise
   the row says what is missing, or is marked ``raw`` when only post-processing is.
 
 RC is the mean over the documents that have pairs (31), BI and SC over all 33, as in the paper.
@@ -92,7 +92,7 @@ def run_row(docs, policy, label, splitter, params, per_doc):
         for k in scores:
             scores[k].append(res[k].value)
         per_doc.setdefault(name, {})[label] = {k: res[k].value for k in res}
-    note = "post-processed" if states == {True} else "raw: adachunk.postprocess not installed"
+    note = "post-processed" if states == {True} else "raw: adachunk.split.postprocess not installed"
     return scores, f"{note}, {n_chunks} chunks, {time.perf_counter() - t0:.0f} s"
 
 

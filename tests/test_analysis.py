@@ -207,7 +207,7 @@ def test_stored_span_embeddings_are_reused(tmp_path):
     from adachunk.metrics.suite import context_for, score_chunking
 
     policy = load_profile("default").policy
-    metrics = {**policy.metrics, "embedder": {"type": "hash.v1"}}
+    metrics = policy.metrics.updated(embedder={"type": "hash.v1"})
     policy = dataclasses.replace(policy, metrics=metrics)
     use_store(tmp_path / "cache")
     try:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from adachunk.casefiles import (
+from adachunk.testing.casefiles import (
     Case,
     CaseSuite,
     build_detector,

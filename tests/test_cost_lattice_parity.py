@@ -132,3 +132,84 @@ def test_clair_document_costs_equal_the_reference(clair_docs, granularity):
                 want += np.rint(ref).astype(np.int64)
     want[0] = want[-1] = 0
     assert np.array_equal(build_costs(P, structures, list(policy.rules), len(text)), want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_finder_equals_searchsorted(data):
+    """Index arithmetic, the rank table and the binary search give the same indices."""
+    n = data.draw(st.integers(0, 300))
+    kind = data.draw(st.sampled_from(["arange", "subset", "duplicates", "beyond"]))
+    if kind == "arange":
+        P = np.arange(n + 1, dtype=np.int64)
+    else:
+        inner = data.draw(st.lists(st.integers(0, n), max_size=60))
+        P = np.array(sorted(inner if kind == "duplicates" else {0, n, *inner}), dtype=np.int64)
+        if kind == "beyond":
+            P = np.append(P, n + data.draw(st.integers(1, 5)))
+    x = np.array(data.draw(st.lists(st.integers(-5, n + 5) | st.sampled_from([-(1 << 40), 1 << 53]),
+                                    max_size=40)), dtype=np.int64)
+    from adachunk.cost.candidates import Finder
+
+    find = Finder(P, n)
+    if kind == "subset":
+        assert find.below is not None or find.arange
+    for side in ("left", "right"):
+        assert find.search(x, side).tolist() == np.searchsorted(P, x, side=side).tolist()
+
+
+def test_marks_sum_is_exact_beyond_float_precision():
+    """Weights too large for an exact float sum go through int64 difference arrays."""
+    from adachunk.cost.coverage_sum import coverage_of, marks_sum
+
+    m1 = 50
+    marks = [(np.array([1, 3, 3], np.int64), np.array([10, 40, 50], np.int64)),
+             (np.array([0, 20], np.int64), np.array([30, 49], np.int64))]
+    for scales in ([400, 150], [(1 << 52) + 1, 3], [0, (1 << 50) + 7]):
+        want = sum(np.int64(s) * coverage_of(m1, *mk).astype(np.int64) for mk, s in zip(marks, scales))
+        got = marks_sum(m1, marks, np.array(scales, dtype=np.int64))
+        assert got.dtype == np.int64 and got.tolist() == want.tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=lattices(), shape=st.sampled_from(SHAPES[1:]), scale=_scales, width=_widths,
+       side=st.sampled_from(["on", "off"]), policies=st.integers(1, 3))
+def test_cached_ramps_on_disjoint_spans_equal_the_reference(data, shape, scale, width, side, policies):
+    """Disjoint spans (each candidate covered once) skip the per-candidate sums: same integers."""
+    P, starts, ends, n = data
+    keep, last = [], -1
+    for k, (s, e) in enumerate(zip(starts.tolist(), ends.tolist())):
+        if s >= last:
+            keep.append(k)
+            last = e
+    starts, ends = starts[keep], ends[keep]
+    cache = lat.CostCache(P, n)
+    for p in range(policies):  # a tuning loop: the same spans, other scales
+        sh = make_shape(shape, scale * (p + 1), width)
+        rule = CostRule("r", "x", on=sh if side == "on" else None, off=sh if side == "off" else None)
+        want = np.rint(reference.shape_values(P, starts, ends, sh, side, n)).astype(np.int64)
+        want[0] = want[-1] = 0
+        got = build_costs(P, {"x": (starts, ends)}, [rule], n, cache=cache)
+        assert got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("granularity", ["chars", "tokens"])
+def test_clair_cached_costs_equal_the_uncached_ones(clair_docs, granularity):
+    """The document's cost cache (first policy, then rescaled ones as a tuning loop asks for
+    them: the stacked coverage matrix) gives the plain lattice's integers."""
+    from adachunk import load_profile
+    from adachunk.detect.base import DetectContext
+    from adachunk.split.dp import detect_all
+    from adachunk.tokenize import CharCounter, get_counter
+
+    text = clair_docs[0][1]["full_text"][:80_000]
+    policy = load_profile("default").policy
+    structures = detect_all(policy, DetectContext(text))
+    P, _ = (CharCounter() if granularity == "chars" else get_counter("o200k_base")).boundaries(text)
+    cache = lat.CostCache(P, len(text))
+    rules = list(policy.rules)
+    for factor in (1.0, 1.0, 0.5, 3.0):
+        scaled = [CostRule(r.name, r.label, *(None if sh is None else make_shape(sh.name, sh.scale * factor, sh.width)
+                                              for sh in (r.on, r.off))) for r in rules]
+        want = build_costs(P, structures, scaled, len(text))
+        assert np.array_equal(build_costs(P, structures, scaled, len(text), cache=cache), want)

@@ -10,7 +10,7 @@ from adachunk.errors import ProfileError
 from adachunk.metrics.embedders import Embedder, SpanEmbeddings, load_embedder, normalise, validate_spec
 from adachunk.metrics.embedders.base import plan_batches
 from adachunk.metrics.embedders.hashing import HashEmbedder, HashParams
-from adachunk.metrics.embedders.pooling import GridBuilder, TokenIndex, pieces_of
+from adachunk.metrics.embedders.pooling import GridBuilder, ModelTokenCounter, pieces_of
 from adachunk.registry import embedders
 
 
@@ -153,8 +153,8 @@ def test_embed_pools_long_texts_instead_of_truncating():
 def test_grid_falls_back_to_whitespace_then_tokens():
     text = _words(12, "w") + " " + "z" * 40
     starts = np.array([m for m in range(len(text)) if text[m] != " " and (m == 0 or text[m - 1] == " ")])
-    grid = GridBuilder(text, TokenIndex(starts), 5).build([])
-    tokens = TokenIndex(starts)
+    grid = GridBuilder(text, ModelTokenCounter(starts), 5).build([])
+    tokens = ModelTokenCounter(starts)
     pieces = list(zip(grid[:-1], grid[1:]))
     assert all(tokens.count(a, b) <= 5 for a, b in pieces)
     assert all(text[a - 1] == " " for a in grid[1:-1])  # cuts at word starts
@@ -164,7 +164,7 @@ def test_grid_falls_back_to_whitespace_then_tokens():
 def test_grid_cuts_a_single_huge_word_at_model_tokens():
     text = "q" * 30
     starts = np.arange(0, 30, 3)  # one "token" every 3 characters
-    grid = GridBuilder(text, TokenIndex(starts), 4).build([])
+    grid = GridBuilder(text, ModelTokenCounter(starts), 4).build([])
     assert grid.tolist() == [0, 12, 24, 30]
 
 

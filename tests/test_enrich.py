@@ -9,7 +9,7 @@ import json
 import pytest
 
 from adachunk import chunk_document, chunk_text, load_profile
-from adachunk.builtin import data_dir
+from adachunk.datafiles import data_dir
 from adachunk.enrich import enrich_records, parent_records, term_map
 from adachunk.enrich.expand import expand_hits
 from adachunk.enrich.terms import TermMatcher, read_definitions
@@ -180,7 +180,7 @@ def test_table_context_on_continuation_chunks_only_in_embed_text():
            "| | Note | 31 Dec 2023 | 31 Dec 2022 |\n|:--|:--:|--:|--:|"
     balance = [r for r in cont if r["table_context"] == head]
     assert len(balance) >= 2
-    mode = rp.policy.index["embed_text"]
+    mode = rp.policy.index.embed_text
     for r in cont:
         assert r["text"] == doc.text[r["start"]:r["end"]] and not r["text"].startswith("*Table")
         assert r["table_context"] in embed_text(r, mode)
@@ -198,7 +198,7 @@ def test_embed_recipe_exact_string_and_legacy_modes():
     assert lines[0] == " > ".join(r["heading_path"])
     assert lines[1] == "Chapter II > Article 5 > paragraph 2"
     assert lines[2].startswith("Definitions: (6) ‘retention period’ means the period, determined in accordance with")
-    assert r["embed_prefix"].endswith("\n\n") and embed_text(r, rp.policy.index["embed_text"]) == r["embed_prefix"] + r["text"]
+    assert r["embed_prefix"].endswith("\n\n") and embed_text(r, rp.policy.index.embed_text) == r["embed_prefix"] + r["text"]
     # the two legacy values are unchanged
     assert embed_prefix(r, "heading_path+text") == " > ".join(r["heading_path"]) + "\n\n"
     assert embed_prefix(r, "text") == ""
@@ -340,4 +340,4 @@ def test_shipped_profiles_declare_parents_and_recipe():
     for name in ("legal", "finance"):
         policy = load_profile(name).policy
         assert policy.data["parents"]["max_size"] > 0
-        assert isinstance(policy.index["embed_text"], list) and policy.index["embed_text"][-1] == "text"
+        assert isinstance(policy.index.embed_text, list) and policy.index.embed_text[-1] == "text"

@@ -14,7 +14,7 @@ import pytest
 from adachunk import chunk_document, load_profile
 from adachunk.enrich import enrich_records
 from adachunk.enrich.snapshot import render
-from adachunk.golden import diff_snapshots, update_requested
+from adachunk.testing.golden import diff_snapshots, update_requested
 from adachunk.ingest import read_document
 from adachunk.sink.records import chunk_record
 

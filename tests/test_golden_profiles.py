@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from adachunk import chunk_document, load_profile
-from adachunk.golden import (
+from adachunk.testing.golden import (
     boundaries,
     check_snapshot,
     describe_moves,

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from adachunk.errors import ProfileError
 from adachunk.metrics.base import MetricContext
 from adachunk.metrics.cohesion import ICCParams, IntrachunkCohesion, chunk_pieces
 from adachunk.metrics.coherence import (ContextualCoherence, DCCParams, Window, build_windows,
@@ -179,7 +180,9 @@ def test_dcc_fast_is_the_tail_weighted_mean_of_chunk_vectors():
     w2 = w2 / np.linalg.norm(w2)
     expected = [s, s, w2[1], float(w2 @ [s, s])]
     assert r.reason == "fast" and r.value == pytest.approx(np.mean(expected))
-    assert metrics.get("dcc_fast.v1")().score(chunks, ctx).value == pytest.approx(r.value)
+    # the mode given as a parameter wins over the profile's (exact by default)
+    by_param = ContextualCoherence(DCCParams(mode="fast")).score(chunks, ctx_for(doc, emb, dcc_window_tokens=4))
+    assert by_param.reason == "fast" and by_param.value == pytest.approx(r.value)
     assert all(len(c) <= 3 for c in emb.calls) and sum(map(len, emb.calls)) == 3  # chunks only
 
 
@@ -234,8 +237,16 @@ def _all_substrings(text: str) -> set[str]:
 # ---------------------------------------------------------------- registration and a real document
 def test_metrics_are_registered_with_their_keys():
     assert metrics.get("icc.v1").key == "icc"
-    assert metrics.get("dcc.v1").key == "dcc" and metrics.get("dcc_fast.v1").key == "dcc"
-    assert metrics.get("dcc_fast.v1").Params().mode == "fast"
+    assert metrics.get("dcc.v1").key == "dcc"
+
+
+def test_dcc_fast_name_is_gone_and_points_at_dcc_v1():
+    """``dcc_fast.v1`` was never selectable (metrics are chosen by key); the fast mode is
+    ``dcc.v1`` with ``mode: fast`` or ``metrics.dcc_mode: fast``."""
+    assert "dcc_fast.v1" not in metrics.names()
+    with pytest.raises(ProfileError) as err:
+        metrics.get("dcc_fast.v1")
+    assert err.value.code == "ADA205" and "dcc.v1" in (err.value.hint or "")
 
 
 @pytest.mark.skipif(not clair_files(), reason="../shared/corpus/clair is not available")

@@ -11,8 +11,9 @@ import pytest
 from adachunk.components import ensure_builtins
 from adachunk.errors import InternalError
 from adachunk.policy import Policy, SolverSettings
-from adachunk.postprocess import check_tiling, merge_tiny, postprocess, resplit_oversize
-from adachunk.split.common import TokenIndex, make_chunking
+from adachunk.policy_types import PostprocessSpec
+from adachunk.split.postprocess import check_tiling, merge_tiny, postprocess, resplit_oversize
+from adachunk.split.common import DocumentTokens, make_chunking
 from adachunk.split.pool import make_splitter
 from adachunk.tokenize import get_counter
 from adachunk.types import Chunking, Document
@@ -22,7 +23,7 @@ ensure_builtins()
 
 def policy(tokenizer="chars", **post) -> Policy:
     return Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSettings(tokenizer=tokenizer),
-                  postprocess=post)
+                  postprocess=PostprocessSpec(**post))
 
 
 def merged(parts: list[str], min_size: int, max_size: int) -> list[str]:
@@ -32,7 +33,7 @@ def merged(parts: list[str], min_size: int, max_size: int) -> list[str]:
     for p in parts:
         spans.append((pos, pos, pos + len(p)))
         pos += len(p)
-    out, _ = merge_tiny(TokenIndex(text, get_counter("chars")), spans, min_size, max_size)
+    out, _ = merge_tiny(DocumentTokens(text, get_counter("chars")), spans, min_size, max_size)
     return [text[s:e] for s, _, e in out]
 
 
@@ -70,7 +71,7 @@ def test_tiny_merge_rechecks_the_grown_chunk():
 
 def test_resplit_only_oversize_chunks():
     text = "short page\n" + ("A sentence of text. " * 30) + "\n"
-    index = TokenIndex(text, get_counter("chars"))
+    index = DocumentTokens(text, get_counter("chars"))
     spans = [(0, 0, 11), (11, 11, len(text))]
     out, n = resplit_oversize(index, spans, 100)
     assert n == 1 and out[0] == (0, 0, 11) and all(e - s <= 100 for s, _, e in out)

@@ -260,4 +260,4 @@ def test_a_path_like_sentence_transformers_model_is_confined(tmp_path):
     assert one(prof, "ADA220").key_path == "metrics.embedder.model"
     (tmp_path / "team" / "m").mkdir()
     prof.write_text("name: p\nmetrics:\n  embedder: {type: sentence_transformers.v1, model: ./m}\n")
-    assert resolve(prof).policy.metrics["embedder"]["model"] == str((tmp_path / "team" / "m").resolve())
+    assert resolve(prof).policy.metrics.embedder.model == str((tmp_path / "team" / "m").resolve())

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from adachunk.builtin import data_dir
+from adachunk.datafiles import data_dir
 from adachunk.cli.main import main
 from adachunk.profile.resolve import resolve
 from adachunk.profile.tooling import Change, annotated_yaml, diff_data, json_schema, origins

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from adachunk.builtin import data_dir
-from adachunk.casefiles import is_case_file, load_case_file, run_suite
+from adachunk.datafiles import data_dir
+from adachunk.testing.casefiles import is_case_file, load_case_file, run_suite
 from adachunk.cli.main import main
 from adachunk.errors import ProfileError
-from adachunk.rulecases import RuleSuite
+from adachunk.testing.rulecases import RuleSuite
 
 RULES = data_dir("rules")
 CASES = RULES / "cases"

@@ -132,7 +132,7 @@ def test_bad_arguments(paper_doc, capsys, args, code):
 
 
 def test_other_splitters_with_and_without_post_processing(paper_doc, capsys):
-    pytest.importorskip("adachunk.postprocess")
+    pytest.importorskip("adachunk.split.postprocess")
     raw = score_json(capsys, str(paper_doc), "--splitter", "page.v1", "--no-postprocess", "--metrics", "sc,bi,rc")
     assert raw["splitter"] == "page.v1" and raw["postprocessed"] is False and raw["chunks"] == 2
     assert [c["start"] for c in raw["detail"]["chunks"]] == [0, PARA3]

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from adachunk.components import ensure_builtins
 from adachunk.policy import Policy, SolverSettings
-from adachunk.postprocess import postprocess
+from adachunk.policy_types import PostprocessSpec
+from adachunk.split.postprocess import postprocess
 from adachunk.split.pool import make_splitter
 from adachunk.tokenize import get_counter
 from adachunk.types import Document, Page
@@ -60,7 +61,7 @@ def markdown(draw) -> str:
 
 def policy(**post) -> Policy:
     return Policy(name="p", fingerprint="fp", detectors={}, rules=(), solver=SolverSettings(),
-                  postprocess={"enabled": True, **post})
+                  postprocess=PostprocessSpec(enabled=True, **post))
 
 
 def check_tiling(chunking, text: str) -> None:

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from adachunk.components import ensure_builtins
 from adachunk.policy import Policy, SolverSettings
-from adachunk.split.common import TokenIndex
+from adachunk.split.common import DocumentTokens
 from adachunk.split.recursive import (
     PAPER_SEPARATORS,
     RecursiveParams,
@@ -43,7 +43,7 @@ def texts(text: str, tokenizer: str = "o200k_base", **params) -> list[str]:
 
 def pieces(text: str, pattern: str, *, attach_start: bool, min_chars: int) -> list[str]:
     """One level of the paper's ``_split_with_separator`` (sizes in characters)."""
-    shredder = Shredder(TokenIndex(text, get_counter("chars")), [Separator(pattern)], min_chars, attach_start)
+    shredder = Shredder(DocumentTokens(text, get_counter("chars")), [Separator(pattern)], min_chars, attach_start)
     bounds = [0, *shredder.cuts(0, len(text), shredder.patterns[0]), len(text)]
     return [text[a:b] for a, b in itertools.pairwise(bounds)]
 
@@ -187,7 +187,7 @@ def test_deterministic_ids_and_meta():
 def test_estimate_far_off_is_repaired_by_own_counts(monkeypatch):
     # a lying estimate (always 1 token) must not let any chunk exceed the limit
     text = PARAGRAPHS
-    index = TokenIndex(text, get_counter("o200k_base"))
+    index = DocumentTokens(text, get_counter("o200k_base"))
     monkeypatch.setattr(index, "estimate", lambda a, b: 1 if b > a else 0)
     stats: dict = {}
     cores, _, _ = recursive_cores(index, 0, len(text), RecursiveParams(chunk_size=50), stats)

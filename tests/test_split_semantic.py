@@ -99,7 +99,7 @@ def test_registered_and_params_validated():
 def test_uses_the_profile_embedder_when_none_is_given(policy):
     from dataclasses import replace
 
-    pol = replace(policy, metrics={**policy.metrics, "embedder": HASH})
+    pol = replace(policy, metrics=policy.metrics.updated(embedder=HASH))
     text = "Alpha beta gamma. Delta epsilon zeta. Eta theta iota. Kappa lambda mu."
     out = SemanticSplitter().split(Document(id="t", text=text), pol)
     assert '"hash.v1"' in out.meta["embedder"]

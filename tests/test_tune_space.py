@@ -117,7 +117,7 @@ def test_weights_of_renormalises():
 @pytest.mark.parametrize("preset", sorted(WEIGHT_PRESETS))
 def test_weight_presets_resolve_to_dicts(tmp_path, preset):
     path = _write(tmp_path, f"name: p\nextends: default\nmetrics:\n  weights: {preset}\n")
-    weights = load_profile(path).policy.metrics["weights"]
+    weights = load_profile(path).policy.metrics.weights
     assert weights == WEIGHT_PRESETS[preset] and abs(sum(weights.values()) - 1) < 1e-9
 
 

@@ -288,7 +288,7 @@ def test_tuned_yaml_restates_rules_solver_and_weights_so_they_override_the_base(
     assert rules["word"].on.scale == 0.5 * base["word"].on.scale  # the text.word pack's rule, replaced
     assert len(tuned.policy.rules) == len(rp.policy.rules)
     assert tuned.policy.solver.chunk_cost == 55 and tuned.policy.solver.max_size == rp.policy.solver.max_size
-    w = tuned.policy.metrics["weights"]
+    w = tuned.policy.metrics.weights
     assert set(w) == {"sc", "bi", "rc", "icc", "dcc"} and abs(sum(w.values()) - 1) < 1e-5
     assert w["bi"] > w["sc"]
     assert "candidates:" not in text  # untouched sections are not restated

@@ -140,11 +140,11 @@ class DocumentAnalysis(Memo):
                                lambda v: {"P": v[0], "S": v[1]}, lambda d: (d["P"], d["S"]))
 
     def token_index(self, tokenizer: str):
-        """The document's :class:`~adachunk.split.common.TokenIndex` for ``tokenizer``."""
-        from ..split.common import TokenIndex
+        """The document's :class:`~adachunk.split.common.DocumentTokens` for ``tokenizer``."""
+        from ..split.common import DocumentTokens
         from ..tokenize import get_counter
 
-        return self.memo(("token_index", tokenizer), lambda: TokenIndex(
+        return self.memo(("token_index", tokenizer), lambda: DocumentTokens(
             self.text, get_counter(tokenizer), boundaries=self.boundaries(tokenizer)))
 
 

@@ -43,7 +43,13 @@ def _file_digest(path: Path) -> str:
         return "missing"
 
 
-def detector_key(det: Any, metrics: dict[str, Any] | None = None) -> str:
+def _metric_setting(metrics: Any, key: str) -> Any:
+    """One key of the ``metrics`` section (a MetricsSpec or a mapping) as plain data."""
+    value = metrics.get(key) if isinstance(metrics, dict) else getattr(metrics, key, None)
+    return value.model_dump() if hasattr(value, "model_dump") else value
+
+
+def detector_key(det: Any, metrics: Any = None) -> str:
     """Content address of one detector's output on any document (see module docstring)."""
     cached = det.__dict__.get("_adachunk_key")
     reads = tuple(getattr(det, "reads_metrics", ()))
@@ -56,7 +62,7 @@ def detector_key(det: Any, metrics: dict[str, Any] | None = None) -> str:
         "class": f"{type(det).__module__}.{type(det).__qualname__}",
         "params": params,
         "files": [_file_digest(Path(f)) for f in files],
-        "metrics": {k: (metrics or {}).get(k) for k in reads},
+        "metrics": {k: _metric_setting(metrics, k) for k in reads},
     }
     key = _digest(spec)[:32]
     if not reads:

@@ -1,0 +1,1 @@
+"""The ``adachunk`` command line: one module per sub-command, dispatched by :mod:`.main`."""

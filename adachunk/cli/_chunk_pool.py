@@ -1,32 +1,54 @@
 """``adachunk chunk --workers N``: files chunked in worker processes, written in input order.
 
-Each worker loads the profile once and returns a file's JSONL lines as one string; the main
-process writes them in input order as soon as the head of the queue is done, so the output has
-the same bytes as a single-process run. At most ``2 × N`` files are in flight. A file long
-enough for the large-document mode and read from disk in segments (Markdown, text) is chunked
-in the main process when its turn comes: its output is written segment by segment instead of
-being held in a worker's reply.
+Each worker returns a file's JSONL lines as one string; the main process writes them in input
+order as soon as the head of the queue is done, so the output has the same bytes as a
+single-process run.
+
+Where the time went, and what is done about it (``bench/bench_cold.py`` measures it):
+
+* **Start-up.** A spawned worker imports the engine, loads the profile and the tokenizer and,
+  for long texts, Numba: ~2 s of CPU each, twice what a one-process run pays once. On Linux the
+  workers are *forked* from the main process after it has loaded the profile (and, when the
+  inputs are large enough to need them, tiktoken's encoder and Numba): they start with all of
+  it. Elsewhere (no ``fork``) they are spawned as before.
+* **Imbalance.** Documents differ in size by 600x (CLAIR: 6 kB to 3.9 MB); in input order the
+  largest may start last and run alone. Files are submitted largest first within a window of
+  the next :data:`WINDOW` files (or :data:`WINDOW_BYTES` of input), which bounds the replies
+  held for in-order writing.
+
+A file long enough for the large-document mode and read from disk in segments (Markdown, text)
+is chunked in the main process when its turn comes: its output is written segment by segment
+instead of being held in a worker's reply.
 """
 
 from __future__ import annotations
 
+import heapq
 import io
 import multiprocessing as mp
 import os
 import sys
-from collections import deque
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ..errors import AdachunkError
 from ..split.segments import segment_chars
 
-_STATE: dict[str, Any] = {}  # per worker process: the resolved profile and the chunker
+_STATE: dict[str, Any] = {}  # per process: the resolved profile and the chunker of some args
+WINDOW = 64  # files that may be chunked ahead of the next one to write (at least 2 per worker)
+WINDOW_BYTES = 256 << 20  # ... and their input bytes (one file always fits)
+NUMBA_AT_BYTES = 1 << 20  # a file this long (or this much per worker) will compile loops
+
+
+def _key(args) -> str:
+    return repr(sorted(vars(args).items()))
 
 
 def _setup(args):
-    """The profile and chunker of ``args`` (made once per worker process)."""
-    key = repr(sorted(vars(args).items()))
+    """The profile and chunker of ``args`` (made once per worker process; a forked worker
+    finds the main process's)."""
+    key = _key(args)
     if _STATE.get("key") != key:
         from ..api import load_profile
         from .chunk_cmd import _chunker
@@ -46,7 +68,14 @@ def chunk_to_text(path: str, args) -> tuple[str, str, AdachunkError | None]:
 
     rp, chunker = _setup(args)
     buf, errs = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stderr(errs):  # the main process prints it, in input order
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        errs.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+    # the main process prints it, in input order; warnings are written there too, as a fresh
+    # process shows them (a forked worker inherits whatever hook its parent had, e.g. pytest's)
+    with contextlib.redirect_stderr(errs), warnings.catch_warnings():
+        warnings.showwarning = show
         err = chunk_one(path, args, rp, chunker, buf)
     return buf.getvalue(), errs.getvalue(), err
 
@@ -63,32 +92,69 @@ def _large(path: str, args) -> bool:
     return big and path.lower().endswith(STREAMED_SUFFIXES)
 
 
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0  # the reader reports why, in its turn
+
+
+def start_method() -> str:
+    """``fork`` where the platform has it safely (Linux), else ``spawn``."""
+    return "fork" if sys.platform.startswith("linux") and "fork" in mp.get_all_start_methods() else "spawn"
+
+
+def _warm(rp, sizes: list[int], workers: int) -> None:
+    """Build here, before forking, what every worker would otherwise build for itself."""
+    from .. import _jit
+    from ..tokenize import prepare
+
+    per_worker = sum(sizes) // max(1, workers)
+    prepare(rp.policy.solver.tokenizer, per_worker // 2)  # a parsed JSON holds its text twice
+    if max(sizes, default=0) >= NUMBA_AT_BYTES or per_worker >= 2 * NUMBA_AT_BYTES:
+        _jit.preload()
+
+
+def _executor(workers: int) -> ProcessPoolExecutor:
+    from ..runner.job import worker_init
+
+    return ProcessPoolExecutor(workers, mp_context=mp.get_context(start_method()), initializer=worker_init)
+
+
 def chunk_files(paths: list[str], args, rp, chunker, out) -> list[AdachunkError]:
     """Chunk ``paths`` with ``args.workers`` processes; returns the coded errors (printed)."""
-    from ..runner.job import worker_init
     from .chunk_cmd import chunk_one
 
+    sizes = [_size(p) for p in paths]
+    here = [_large(p, args) for p in paths]  # chunked by this process in its turn
+    if start_method() == "fork":
+        _STATE.update(key=_key(args), rp=rp, chunker=chunker)  # inherited by the workers
+        _warm(rp, sizes, args.workers)
     errors: list[AdachunkError] = []
-    todo = iter(paths)
-    queue: deque = deque()  # (path, future or None for a file done here), in input order
-    with ProcessPoolExecutor(args.workers, mp_context=mp.get_context("spawn"), initializer=worker_init) as ex:
-        def fill() -> None:
-            while len(queue) < 2 * args.workers:
-                path = next(todo, None)
-                if path is None:
-                    return
-                queue.append((path, None if _large(path, args) else ex.submit(chunk_to_text, path, args)))
-
-        fill()
-        while queue:
-            path, fut = queue.popleft()
-            if fut is None:
-                err = chunk_one(path, args, rp, chunker, out)
+    futures: dict[int, Any] = {}
+    ready: list[tuple[int, int]] = []  # (-size, index) of files in the window, not yet submitted
+    end, window_bytes = 0, 0  # the window is paths[head:end]
+    min_ahead = 2 * args.workers
+    with warnings.catch_warnings(), _executor(args.workers) as ex:
+        # Python >= 3.12 warns on fork() when threads exist; BLAS's threads are fork-safe
+        warnings.filterwarnings("ignore", category=DeprecationWarning, message=".*fork.*")
+        for head in range(len(paths)):
+            while end < len(paths) and (end - head < min_ahead or (
+                    end - head < max(WINDOW, min_ahead) and window_bytes + sizes[end] <= WINDOW_BYTES)):
+                if not here[end]:
+                    heapq.heappush(ready, (-sizes[end], end))
+                window_bytes += sizes[end]
+                end += 1
+            while ready:  # largest first: a long document never starts last and runs alone
+                _, i = heapq.heappop(ready)
+                futures[i] = ex.submit(chunk_to_text, paths[i], args)
+            if here[head]:
+                err = chunk_one(paths[head], args, rp, chunker, out)
             else:
-                text, printed, err = fut.result()
+                text, printed, err = futures.pop(head).result()
                 out.write(text)
                 sys.stderr.write(printed)
+            window_bytes -= sizes[head]
             if err is not None:
                 errors.append(err)
-            fill()
     return errors

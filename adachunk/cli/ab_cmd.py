@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import add_allow_remote_llm_flag, add_analysis_cache_flag
+from .common import add_allow_remote_llm_flag, add_analysis_cache_flag, argument_type
 
 GATE_HELP = """\
 CI gate: --fail-if "METRIC OP NUMBER" (repeatable). METRIC is sc, bi, rc, icc, dcc or score
@@ -23,13 +23,13 @@ analyses (tokens, structures) so B reuses what A detected (--analysis-cache DIR:
 """
 
 
-def _condition(text: str):
+def _condition_parser():
     from ..report.ab import parse_condition
 
-    try:
-        return parse_condition(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse_condition
+
+
+_condition = argument_type(_condition_parser)
 
 
 def add_parsers(sub) -> list[str]:

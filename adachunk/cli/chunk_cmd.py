@@ -197,7 +197,7 @@ def _chunker(args, rp):
             raise ProfileError(code="ADA203", message="--param and --no-postprocess need --splitter",
                                key_path="--splitter")
         return lambda doc: chunk_document(doc, rp)
-    from ..postprocess import postprocess
+    from ..split.postprocess import postprocess
     from ..split.pool import make_splitter
 
     splitter = make_splitter(args.splitter, parse_params(args.param))  # validated once, before any file

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any, Callable
 
 from ..errors import AdachunkError, InputError, Location, ProfileError
 from ..ingest.discover import expand_inputs  # noqa: F401 - re-exported for the commands
@@ -77,16 +78,31 @@ def solver_overrides(args) -> dict:
             "target_size": args.target_size}
 
 
-def budget_arg(text: str):
-    """argparse type of a retrieval token budget (``2048``, ``512*k``): see ``adachunk eval``."""
-    import argparse
+def argument_type(load: Callable[[], Callable[[str], Any]]) -> Callable[[str], Any]:
+    """An argparse ``type=`` from a parser imported on first use (start-up stays light): its
+    ``ValueError`` becomes argparse's usage error.
 
+    Args:
+        load: returns the parser (a function of the argument's text).
+    """
+
+    def parse(text: str) -> Any:
+        try:
+            return load()(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def _budget_parser():
     from ..evaluate.measures import parse_budget
 
-    try:
-        return parse_budget(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse_budget
+
+
+#: argparse type of a retrieval token budget (``2048``, ``512*k``): see ``adachunk eval``.
+budget_arg = argument_type(_budget_parser)
 
 
 def parse_params(items: list[str]) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import add_allow_remote_llm_flag, budget_arg
+from .common import add_allow_remote_llm_flag, argument_type, budget_arg
 
 EPILOG = """\
 Chunkings (--chunking, repeatable; the first is the baseline of the deltas; LABEL=SPEC names one):
@@ -35,13 +35,13 @@ not read its absolute numbers as retrieval quality.
 """
 
 
-def _condition(text: str):
+def _condition_parser():
     from ..evaluate.gate import parse_condition
 
-    try:
-        return parse_condition(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse_condition
+
+
+_condition = argument_type(_condition_parser)
 
 
 def _ks(text: str) -> list[int]:

@@ -68,7 +68,7 @@ def _search(args) -> int:
     from ..sink.vectors import open_sink, read_index_meta
 
     meta = read_index_meta(args.out)
-    sink = open_sink(args.out, meta)
+    sink = open_sink(args.out, meta["sink"], meta["collection"], meta.get("qdrant_url"))
     vec = load_embedder((meta.get("embedder") or {}).get("spec")).embed([args.query])[0]
     hits = sink.search(vec, args.k)
     if args.expand:

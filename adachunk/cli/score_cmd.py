@@ -166,19 +166,16 @@ def _optional(module: str):
 
 def _splitter(name: str, params: dict[str, Any]):
     """The splitter ``name`` with ``params``: via the candidate pool factory when present, else
-    built from the splitter registry (``cls(cls.Params(**params))``, the dp.v1 pattern)."""
+    built from the splitter registry (:func:`adachunk.build.build_component`)."""
     pool = _optional("adachunk.split.pool")
     if pool is not None:
         return pool.make_splitter(name, params)
+    from ..build import build_component
     from ..components import ensure_builtins
     from ..registry import splitters
 
     ensure_builtins()
-    cls = splitters.get(name)
-    try:
-        return cls(cls.Params(**params))
-    except Exception as exc:  # pydantic ValidationError: wrong --param
-        raise ProfileError(code="ADA203", message=f"invalid --param for {name}: {exc}") from None
+    return build_component(splitters, {**params, "type": name}, subject=f"{name} (--param)")
 
 
 def make_chunking(doc, policy, name: str, params: dict[str, Any], postprocess: bool):
@@ -186,12 +183,12 @@ def make_chunking(doc, policy, name: str, params: dict[str, Any], postprocess: b
 
     Returns:
         ``(chunking, postprocessed)`` where ``postprocessed`` is True/False, or None when
-        post-processing was wanted but ``adachunk.postprocess`` is not installed.
+        post-processing was wanted but ``adachunk.split.postprocess`` is not installed.
     """
     chunking = _splitter(name, params).split(doc, policy)
-    if not postprocess or not policy.postprocess.get("enabled", True):
+    if not postprocess or not policy.postprocess.enabled:
         return chunking, False
-    pp = _optional("adachunk.postprocess")
+    pp = _optional("adachunk.split.postprocess")
     if pp is None:
         return chunking, None
     return pp.postprocess(chunking, doc, policy), True
@@ -218,7 +215,7 @@ def report(doc, chunks: list, results: dict, agg, meta: dict) -> dict:
 
 def print_table(doc, results: dict, agg, meta: dict, none_policy: str) -> None:
     """The human-readable form: one line per metric with its note, then the aggregate."""
-    state = {True: "post-processed", False: "raw", None: "raw: adachunk.postprocess not installed"}
+    state = {True: "post-processed", False: "raw", None: "raw: adachunk.split.postprocess not installed"}
     print(f"{doc.source}: {meta['chunks']} chunks from {meta['splitter']} ({state[meta['postprocessed']]}), "
           f"profile {meta['profile']}")
     print(f"{'metric':<7} {'value':>7}  note")
@@ -252,7 +249,7 @@ def run(args) -> int:
     doc = read_document(args.input, errors=args.errors)
     ctx = context_for(doc, policy)
     if args.chunks:
-        ctx.settings["chunk_tokenizer"] = getattr(ctx.counter, "name", None)  # counted below
+        ctx.chunk_tokenizer = getattr(ctx.counter, "name", None)  # counted below
         chunks = chunks_from_file(args.chunks, doc, rp.fingerprint, ctx.counter)
         meta = {"splitter": "file:" + args.chunks, "postprocessed": False}
     else:
@@ -262,8 +259,8 @@ def run(args) -> int:
         meta = {"splitter": chunking.splitter, "postprocessed": done}
     meta.update(profile=rp.name, fingerprint=rp.fingerprint, chunks=len(chunks))
     results = score_chunking(chunks, ctx, keys)
-    none_policy = policy.metrics.get("none_policy", "neutral")
-    agg = aggregate(results, policy.metrics.get("weights", {}), none_policy)
+    none_policy = policy.metrics.none_policy
+    agg = aggregate(results, policy.metrics.weights, none_policy)
     if args.format == "json":
         print(json.dumps(report(doc, chunks, results, agg, meta), ensure_ascii=False, indent=1))
     else:

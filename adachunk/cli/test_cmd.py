@@ -1,8 +1,8 @@
 """``adachunk test``: run YAML case files for detectors and rules (a team's own, in its own repo).
 
 A case file gives a detector spec and examples of what it must find (see
-:mod:`adachunk.casefiles`), or a rule pack (or profile) and the cost of cutting at marked
-positions of texts (:mod:`adachunk.rulecases`). In a folder, only YAML files holding a list of
+:mod:`adachunk.testing.casefiles`), or a rule pack (or profile) and the cost of cutting at marked
+positions of texts (:mod:`adachunk.testing.rulecases`). In a folder, only YAML files holding a list of
 suites or a mapping with ``cases`` are case files: ``adachunk test rules/`` skips the packs
 themselves and runs ``rules/cases/``; ``--builtin`` runs the shipped packs' cases.
 Exit status: 0 when every case passes, 1 when a case fails, 2 when a case file, its detector or
@@ -39,7 +39,7 @@ def case_files(paths: list[str]) -> list[Path]:
     A file named explicitly is always loaded (so that a wrong one is reported); in a folder,
     YAML files that are not case files (rule packs, profiles) are skipped.
     """
-    from ..casefiles import is_case_file
+    from ..testing.casefiles import is_case_file
     from ..errors import InputError, Location
 
     paths = paths or [str(DEFAULT_DIR)]
@@ -67,13 +67,13 @@ def _short(value) -> str:
 
 def run(args) -> int:
     """Run every suite of every case file; print one line per case and a summary."""
-    from ..casefiles import load_case_file, run_suite
+    from ..testing.casefiles import load_case_file, run_suite
     from ..errors import ProfileError
     from .common import print_error
 
     paths = list(args.paths)
     if getattr(args, "builtin", False):
-        from ..builtin import data_dir
+        from ..datafiles import data_dir
 
         paths.append(str(data_dir("rules") / "cases"))
     passed = failed = broken = 0

@@ -1,6 +1,8 @@
 """Compiled sums of the cost lattice for policies that share one document's structures.
 
-**Const rules**: ``sum over rules of scale * coverage``, one pass.
+**Const rules**: ``sum over rules of scale * coverage``, one pass. For one policy,
+:func:`marks_sum` adds every rule's region marks into one difference array (no coverage row
+per rule); the matrix below serves the policies that come after it.
 
 A tuning trial changes scales, not structures: the coverage counts (how many of a rule's
 regions cover each candidate) are fixed per document, so the const part of the lattice is a
@@ -33,6 +35,45 @@ def weighted_sum_reference(rows, scales: np.ndarray) -> np.ndarray:
     for scale, row in zip(np.asarray(scales).tolist(), rows):
         if scale:
             total += np.int64(scale) * row
+    return total
+
+
+def coverage_of(m1: int, opens: np.ndarray, closes: np.ndarray) -> np.ndarray:
+    """How many regions cover each of ``m1`` candidates (int32), from where they open and close."""
+    diff = np.bincount(opens, minlength=m1 + 1) - np.bincount(closes, minlength=m1 + 1)
+    return np.cumsum(diff[:-1], dtype=np.int32)
+
+
+_EXACT = float(1 << 53)  # float64 sums of integers stay exact while every partial sum is below this
+
+
+def marks_sum(m1: int, marks, scales: np.ndarray) -> np.ndarray:
+    """``sum(scale * coverage)`` over rules (int64) in one difference pass over their marks.
+
+    Args:
+        m1: number of candidates.
+        marks: per rule, ``(opens, closes)``: the candidate indices where its regions begin and
+            the ones just past where they end (``0 <= index <= m1``).
+        scales: integral scale per rule.
+
+    One weighted ``bincount`` over every mark adds integers in float64, exact while the sum of
+    the weights' magnitudes stays below 2**53 (then every partial sum does too); beyond that
+    (never with profile scales) each rule's difference array is summed in int64 instead.
+    """
+    scales = np.asarray(scales, dtype=np.int64)
+    used = [(mk, int(s)) for mk, s in zip(marks, scales.tolist()) if s]
+    total = np.zeros(m1, dtype=np.int64)
+    if not used:
+        return total
+    bound = sum(abs(s) * (len(o) + len(c)) for (o, c), s in used)
+    if bound < _EXACT:
+        idx = np.concatenate([a for (o, c), _ in used for a in (o, c)])
+        w = np.concatenate([np.full(len(a), float(v)) for (o, c), s in used for a, v in ((o, s), (c, -s))])
+        diff = np.bincount(idx, weights=w, minlength=m1 + 1)
+        return np.cumsum(diff[:-1].astype(np.int64))
+    for (o, c), s in used:
+        diff = np.bincount(o, minlength=m1 + 1) - np.bincount(c, minlength=m1 + 1)
+        total += np.int64(s) * np.cumsum(diff[:-1])
     return total
 
 

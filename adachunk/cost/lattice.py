@@ -10,8 +10,9 @@ Speed without changing a single cost (``tests/test_cost_lattice_parity.py`` chec
 against :mod:`adachunk.cost.reference`): const rules with an integral scale all go into one
 integer difference array; a ramp visits only the candidates inside its segments (a 300-character
 decay after a heading, not the whole gap to the next heading), with the same per-candidate
-arithmetic in the same order; and with ``chars`` granularity (``P[i] == i``) binary searches
-become index arithmetic.
+arithmetic in the same order, and over disjoint spans (each candidate covered once) without a
+per-candidate sum; binary searches become index arithmetic with ``chars`` granularity
+(``P[i] == i``) and lookups in a table of ranks otherwise (:class:`_Finder`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..types import SpanArrays, Structure, span_arrays
-from .coverage_sum import ramp_sums, ramp_values, weighted_sum, weighted_sum_reference
+from .candidates import Finder as _Finder
+from .coverage_sum import coverage_of, marks_sum, ramp_sums, ramp_values, weighted_sum
 from .punishments import Shape
 from .reference import BATCH as _BATCH
 from .reference import batches, const_values, ramp_batch
@@ -45,19 +47,7 @@ class CostRule:
     off: Shape | None = None
 
 
-def _is_arange(P: np.ndarray) -> bool:
-    """Whether ``P[i] == i`` for every ``i`` (chars granularity): P is strictly increasing."""
-    return len(P) > 0 and int(P[0]) == 0 and int(P[-1]) == len(P) - 1
-
-
-def _search(P: np.ndarray, x: np.ndarray, side: str, arange: bool) -> np.ndarray:
-    """``np.searchsorted(P, x, side)`` for integer ``x``; O(1) per value when P is an arange."""
-    if arange:
-        return np.clip(x + 1 if side == "right" else x, 0, len(P))
-    return np.searchsorted(P, x, side=side)
-
-
-def _limits(P: np.ndarray, lo: np.ndarray, x: np.ndarray, nan: float, arange: bool) -> np.ndarray:
+def _limits(find: _Finder, lo: np.ndarray, x: np.ndarray, nan: float) -> np.ndarray:
     """Index of the first candidate ``i`` with ``P[i] - lo >= x`` (per span; ``x`` float).
 
     Distances ``d = P[i] - lo`` are integers, so ``d >= x`` holds exactly when
@@ -69,10 +59,10 @@ def _limits(P: np.ndarray, lo: np.ndarray, x: np.ndarray, nan: float, arange: bo
     if np.isnan(x).any():
         x = np.where(np.isnan(x), nan, x)
     t = np.ceil(np.clip(x, -1.0, float(1 << 53))).astype(np.int64)  # +-inf clip to the ends
-    return _search(P, lo + t, "left", arange)
+    return find.search(lo + t, "left")
 
 
-def _segment_geometry(P, lo, k_lo, counts, segs, arange: bool):
+def _segment_geometry(find: _Finder, lo, k_lo, counts, segs):
     """Per (span, segment), span-major: first candidate index and candidate count.
 
     Returns None when two segments of one span share a candidate (a registered shape may
@@ -81,8 +71,8 @@ def _segment_geometry(P, lo, k_lo, counts, segs, arange: bool):
     region_end = k_lo + counts
     starts, cnts = [], []
     for d0, d1, _v0, _v1 in segs:
-        first = np.maximum(_limits(P, lo, d0, float(1 << 53), arange), k_lo)
-        stop = np.minimum(_limits(P, lo, d1, -1.0, arange), region_end)
+        first = np.maximum(_limits(find, lo, d0, float(1 << 53)), k_lo)
+        stop = np.minimum(_limits(find, lo, d1, -1.0), region_end)
         starts.append(first)
         cnts.append(np.maximum(stop - first, 0))
     for s in range(len(segs)):
@@ -122,9 +112,9 @@ class _RampPart:
     """The scale-free part of a ramp over one batch of regions: the candidates each segment
     covers and their distances ``d - a`` (what :func:`_ramp_batch` computes before the line)."""
 
-    def __init__(self, P, lo, k_lo, counts, segs, arange: bool):
+    def __init__(self, find: _Finder, lo, k_lo, counts, segs):
         self.d = [(d0, d1) for d0, d1, _, _ in segs]
-        geometry = _segment_geometry(P, lo, k_lo, counts, segs, arange)
+        geometry = _segment_geometry(find, lo, k_lo, counts, segs)
         self.fallback = geometry is None
         if self.fallback:
             return
@@ -134,9 +124,15 @@ class _RampPart:
         idx += np.repeat(first - (np.cumsum(self.cnt) - self.cnt), self.cnt)
         self.idx = idx
         # bins of the covered candidates: bincount over them adds the values of each candidate
-        # in the same order as over all candidates, so the floats are the same
-        self.unique, self.inverse = np.unique(idx, return_inverse=True)
-        pos = idx if arange else P[idx]
+        # in the same order as over all candidates, so the floats are the same. Disjoint spans
+        # (paragraphs, the gaps after headings) cover each candidate once, in order: then there
+        # is nothing to add up (inverse None), and a bincount's 0.0 + v is v (or 0.0 for -0.0,
+        # the same integer once rounded)
+        if len(idx) < 2 or bool(np.all(idx[1:] > idx[:-1])):
+            self.unique, self.inverse = idx, None
+        else:
+            self.unique, self.inverse = np.unique(idx, return_inverse=True)
+        pos = idx if find.arange else find.P[idx]
         base = (pos - np.repeat(np.repeat(lo, len(segs)), self.cnt)).astype(np.float64)
         base -= np.repeat(a, self.cnt)
         self.base = base
@@ -152,7 +148,7 @@ class _RampPart:
         return self.idx, ramp_values(self.base, self.cnt, slope, va)
 
 
-def _ramp_batch(P, lo, hi, k_lo, counts, shape: Shape, arange: bool):
+def _ramp_batch(find: _Finder, lo, hi, k_lo, counts, shape: Shape):
     """Candidate indices and values of a non-const shape over one batch of regions.
 
     Equal, value for value, to :func:`adachunk.cost.reference.ramp_batch` except that the
@@ -160,19 +156,19 @@ def _ramp_batch(P, lo, hi, k_lo, counts, shape: Shape, arange: bool):
     300 after a heading costs 300 candidates, not the whole gap to the next heading.
     """
     segs = shape.segments((hi - lo).astype(np.float64))
-    part = _RampPart(P, lo, k_lo, counts, segs, arange)
+    part = _RampPart(find, lo, k_lo, counts, segs)
     if part.fallback:
-        return ramp_batch(P, lo, hi, k_lo, counts, shape)
+        return ramp_batch(find.P, lo, hi, k_lo, counts, shape)
     return part.values(segs)
 
 
-def _covered(P: np.ndarray, starts, ends, side: str, n: int, arange: bool = False):
+def _covered(find: _Finder, starts, ends, side: str, n: int):
     """Regions holding at least one candidate: ``(lo, hi, k_lo, counts)``, or None."""
     if len(starts) == 0:
         return None
     lo, hi, open_lo = _regions(starts, ends, side, n)
-    k_lo = _search(P, lo, "right" if open_lo else "left", arange)
-    k_hi = _search(P, hi, "left", arange)
+    k_lo = find.search(lo, "right" if open_lo else "left")
+    k_hi = find.search(hi, "left")
     counts = np.maximum(k_hi - k_lo, 0)
     keep = counts > 0
     if not keep.any():
@@ -184,15 +180,15 @@ def shape_values(P: np.ndarray, starts, ends, shape: Shape, side: str, n: int) -
     """Float cost of one shape on one side of every span, at every candidate."""
     m1 = len(P)
     out = np.zeros(m1, dtype=np.float64)
-    arange = _is_arange(P)
-    cov = _covered(P, starts, ends, side, n, arange)
+    find = _Finder(P)
+    cov = _covered(find, starts, ends, side, n)
     if cov is None:
         return out
     lo, hi, k_lo, counts = cov
     if shape.is_const:
         return const_values(m1, k_lo, counts, shape.scale)
     for sl in batches(counts, _BATCH):  # the reference's batches: the same order of addition
-        idx, vals = _ramp_batch(P, lo[sl], hi[sl], k_lo[sl], counts[sl], shape, arange)
+        idx, vals = _ramp_batch(find, lo[sl], hi[sl], k_lo[sl], counts[sl], shape)
         out += np.bincount(idx, weights=vals, minlength=m1)
     return out
 
@@ -201,9 +197,9 @@ def _integral_const(shape: Shape | None) -> bool:
     return shape is not None and shape.is_const and float(shape.scale).is_integer()
 
 
-def _const_marks(P: np.ndarray, starts, ends, side: str, n: int, arange: bool):
+def _const_marks(find: _Finder, starts, ends, side: str, n: int):
     """Where the regions of one side open and close: difference-array indices, or None."""
-    cov = _covered(P, starts, ends, side, n, arange)
+    cov = _covered(find, starts, ends, side, n)
     if cov is None:
         return None
     _lo, _hi, k_lo, counts = cov
@@ -227,13 +223,16 @@ class CostCache:
     scale. A ramp's rounded row depends on its shape too. Kept here (keyed by the very span
     arrays of the document's analysis, which are the same objects for every policy), a policy
     that only changes scales or adds rules costs one multiply-add per const rule and candidate:
-    the tuning loop's lattice. Every value is the same integer :func:`build_costs` computes
-    without a cache (``tests/test_analysis.py`` checks).
+    the tuning loop's lattice. What is kept per label and side is where its regions open and
+    close (the marks of one difference array): the first policy sums every const rule in one
+    pass over the marks, and coverage rows exist only once a second policy asks (stacked).
+    Every value is the same integer :func:`build_costs` computes without a cache
+    (``tests/test_analysis.py``, ``tests/test_cost_lattice_parity.py`` check).
     """
 
     def __init__(self, P: np.ndarray, n: int):
         self.P, self.n = P, n
-        self.arange = _is_arange(P)
+        self.find = _Finder(P, n)
         self._rows: dict[tuple, tuple] = {}
         self._stacks: dict[tuple, tuple] = {}
         self.stats = {"hits": 0, "misses": 0}
@@ -249,37 +248,33 @@ class CostCache:
         self._rows[key] = (starts, ends, value)  # holding the arrays keeps their ids unique
         return value
 
-    def const_sum(self, consts: list[tuple[np.ndarray, int]]) -> np.ndarray:
-        """``sum(scale * coverage)`` of the const rules (int64).
+    def const_sum(self, consts: list[tuple[tuple, int]]) -> np.ndarray:
+        """``sum(scale * coverage)`` of the const rules (int64), from their regions' marks.
 
-        The second time a policy asks for the same coverages (the pool's second DP, every
-        tuning trial) they are stacked once into a matrix, summed in one pass from then on
-        (:func:`~adachunk.cost.coverage_sum.weighted_sum`); the cached rows then become views
-        of the matrix, so the counts are held once.
+        The first time, one integer difference pass over every rule's marks
+        (:func:`~adachunk.cost.coverage_sum.marks_sum`: no coverage row per rule). The second
+        time a policy asks for the same regions (the pool's second DP, every tuning trial) their
+        coverage counts are stacked once into a matrix, summed in one pass from then on
+        (:func:`~adachunk.cost.coverage_sum.weighted_sum`). The same integers either way.
         """
         merged: dict[int, list] = {}
-        for cov, scale in consts:  # two rules on one label and side share one coverage
-            merged.setdefault(id(cov), [cov, 0])[1] += scale
-        covs = [c for c, _ in merged.values()]
+        for marks, scale in consts:  # two rules on one label and side share one set of marks
+            merged.setdefault(id(marks), [marks, 0])[1] += scale
+        found = [mk for mk, _ in merged.values()]
         scales = np.array([s for _, s in merged.values()], dtype=np.int64)
         key = tuple(merged)
         stacked = self._stacks.get(key)
         if stacked is None:
-            self._stacks[key] = (covs, None)  # held: the ids stay unique
-            return weighted_sum_reference(covs, scales)
+            self._stacks[key] = (found, None)  # held: the ids stay unique
+            return marks_sum(len(self.P), found, scales)
         matrix = stacked[1]
         if matrix is None:
+            covs = [coverage_of(len(self.P), *mk) for mk in found]
             # coverage counts are nesting depths: the narrowest type that holds them reads fastest
             peak = max(int(c.max(initial=0)) for c in covs)
             dtype = np.uint8 if peak <= 0xFF else np.uint16 if peak <= 0xFFFF else np.int32
             matrix = np.stack(covs).astype(dtype, copy=False)
-            views = list(matrix)
-            swap = {id(c): v for c, v in zip(covs, views)}
-            for row_key, (st, en, value) in list(self._rows.items()):
-                if id(value) in swap:  # covs are alive, so a matching id is the same array
-                    self._rows[row_key] = (st, en, swap[id(value)])
-            del self._stacks[key]
-            self._stacks[tuple(id(v) for v in views)] = (views, matrix)
+            self._stacks[key] = (found, matrix)
         return weighted_sum(matrix, scales)
 
     def sorted_spans(self, spans) -> SpanArrays:
@@ -288,18 +283,24 @@ class CostCache:
             return self._get(spans[0], spans[1], ("sorted",), lambda: span_arrays(spans))
         return span_arrays(spans)
 
+    def covered(self, starts, ends, side: str):
+        """:func:`_covered` of one side of a label's spans (kept: const and ramp rules share it)."""
+        return self._get(starts, ends, ("covered", side),
+                         lambda: _covered(self.find, starts, ends, side, self.n))
+
+    def marks(self, starts, ends, side: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """Where the regions of ``side`` open and close (difference-array indices), or None
+        when no region holds a candidate."""
+        def compute():
+            cov = self.covered(starts, ends, side)
+            return None if cov is None else (cov[2], cov[2] + cov[3])
+
+        return self._get(starts, ends, ("marks", side), compute)
+
     def coverage(self, starts, ends, side: str) -> np.ndarray | None:
         """Regions of ``side`` covering each candidate (int32), or None when none covers any."""
-        def compute():
-            found = _const_marks(self.P, starts, ends, side, self.n, self.arange)
-            if found is None:
-                return None
-            diff = np.zeros(len(self.P) + 1, dtype=np.int32)
-            np.add.at(diff, found[0], 1)
-            np.add.at(diff, found[1], -1)
-            return np.cumsum(diff[:-1], dtype=np.int32)
-
-        return self._get(starts, ends, ("cov", side), compute)
+        found = self.marks(starts, ends, side)
+        return None if found is None else coverage_of(len(self.P), *found)
 
     def add_ramp(self, total: np.ndarray, starts, ends, side: str, shape: Shape) -> None:
         """Add the rounded integer row of a non-const (or fractional) shape to ``total``.
@@ -312,8 +313,7 @@ class CostCache:
         if shape.is_const:
             total += np.rint(shape_values(self.P, starts, ends, shape, side, self.n)).astype(np.int64)
             return
-        cov = self._get(starts, ends, ("covered", side),
-                        lambda: _covered(self.P, starts, ends, side, self.n, self.arange))
+        cov = self.covered(starts, ends, side)
         if cov is None:
             return
         lo, hi, k_lo, counts = cov
@@ -326,12 +326,15 @@ class CostCache:
             segs = shape.segments(lengths)
             part = parts.get(b)
             if part is None or not part.fits(segs):
-                part = parts[b] = _RampPart(self.P, lo[sl], k_lo[sl], counts[sl], segs, self.arange)
+                part = parts[b] = _RampPart(self.find, lo[sl], k_lo[sl], counts[sl], segs)
             if part.fallback:
                 idx, vals = ramp_batch(self.P, lo[sl], hi[sl], k_lo[sl], counts[sl], shape)
             elif out is None:  # one batch: summed over the covered candidates only
                 _a, va, slope = _segment_lines(segs)
-                sums = ramp_sums(part.base, part.inverse, part.cnt, slope, va, len(part.unique))
+                if part.inverse is None:
+                    sums = ramp_values(part.base, part.cnt, slope, va)
+                else:
+                    sums = ramp_sums(part.base, part.inverse, part.cnt, slope, va, len(part.unique))
                 total[part.unique] += np.rint(sums).astype(np.int64)
                 return
             else:
@@ -355,26 +358,22 @@ def build_costs(P: np.ndarray, structures: "dict[str, list[Structure] | SpanArra
     if cache is not None:
         return _cached_costs(cache, structures, rules)
     total = np.zeros(len(P), dtype=np.int64)
-    arange = _is_arange(P)
-    marks, weights = [], []
+    find = _Finder(P, n)
+    marks, scales = [], []
     for rule in rules:
         starts, ends = span_arrays(structures.get(rule.label, []))
         for side, shape in (("on", rule.on), ("off", rule.off)):
             if shape is None:
                 continue
             if _integral_const(shape):
-                found = _const_marks(P, starts, ends, side, n, arange)
+                found = _const_marks(find, starts, ends, side, n)
                 if found is not None:
-                    marks += found
-                    scale = float(shape.scale)
-                    weights += [np.full(len(found[0]), scale), np.full(len(found[1]), -scale)]
+                    marks.append(found)
+                    scales.append(int(shape.scale))
             else:
                 total += np.rint(shape_values(P, starts, ends, shape, side, n)).astype(np.int64)
     if marks:
-        # float sums of integers below 2**53 are exact, so one weighted bincount is exact too
-        diff = np.bincount(np.concatenate(marks), weights=np.concatenate(weights),
-                           minlength=len(P) + 1)
-        total += np.cumsum(diff[:-1].astype(np.int64))
+        total += marks_sum(len(P), marks, np.array(scales, dtype=np.int64))
     return _zero_ends(total)
 
 
@@ -399,9 +398,9 @@ def _cached_costs(cache: CostCache, structures, rules: list[CostRule]) -> np.nda
             if shape is None:
                 continue
             if _integral_const(shape):
-                cov = cache.coverage(starts, ends, side)
-                if cov is not None:  # scale 0 too: the set of coverages (the stack's key) stays fixed
-                    consts.append((cov, int(shape.scale)))
+                found = cache.marks(starts, ends, side)
+                if found is not None:  # scale 0 too: the set of regions (the stack's key) stays fixed
+                    consts.append((found, int(shape.scale)))
             else:
                 cache.add_ramp(total, starts, ends, side, shape)
     if consts:

@@ -43,6 +43,7 @@ class Shape:
 
     @property
     def is_const(self) -> bool:
+        """Whether the cost is flat over the region (lets the lattice skip per-position ramps)."""
         return self.name == "const"
 
     def segments(self, lengths: np.ndarray) -> Segments:

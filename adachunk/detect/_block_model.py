@@ -28,7 +28,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Literal, Sequence
+
+import numpy as np
 
 from ..types import Structure
 
@@ -74,67 +77,146 @@ class BlockModel:
     reach: int = 3000
 
 
+_START, _END = attrgetter("start"), attrgetter("end")
+
+
 def top_level(blocks: Sequence[Structure]) -> list[Structure]:
     """The blocks not nested in an earlier block, in document order."""
+    if not blocks:
+        return []
+    # a stable sort on (start, -end), as sorted() with that key, without a Python key per block
+    starts = np.fromiter(map(_START, blocks), dtype=np.int64, count=len(blocks))
+    ends = np.fromiter(map(_END, blocks), dtype=np.int64, count=len(blocks))
+    order = np.lexsort((-ends, starts)).tolist()
     out: list[Structure] = []
-    for b in sorted(blocks, key=lambda s: (s.start, -s.end)):
-        if not out or b.start >= out[-1].end:
+    last_end = None
+    for k in order:
+        b = blocks[k]
+        if last_end is None or b.start >= last_end:
             out.append(b)
+            last_end = b.end
     return out
 
 
+# the line boundaries of str.splitlines() (of "\r\n", the "\n" ends the break)
+_LINE_BREAK = re.compile(r"[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_NON_SPACE = re.compile(r"\S")  # \S is "not str.isspace()", as str.strip() sees it
+# Prefilters on a block's first (last) character: a block can only match a pattern when its
+# first character may begin a match. _POINT: [ \t]* then "(", a letter or a bullet; a note's
+# first line: any whitespace (skipped to the first non-blank line), then "[", "(", a
+# superscript digit, "<", "\", "*", "†" or "‡"; a lead-in: ":" or whitespace (stripped) last.
+_MAY_POINT = re.compile(r"[ \t(a-z•▪◦‣–‒—·]")
+_MAY_NOTE = re.compile(r"[\s\[(<\\*†‡" + _SUPERSCRIPT + r"]")
+_MAY_COLON = re.compile(r"[:\s]")
+_NOT_A_CHAR = "\0"  # stands for the first and last character of an empty block (matches no prefilter)
+
+
 class _Units:
-    """Top-level blocks and the glue between neighbours: glued blocks form one unit."""
+    """Top-level blocks and the glue between neighbours: glued blocks form one unit.
+
+    Each test runs once per block that passes its prefilter, on the document text between the
+    block's offsets (``pattern.match(text, start, end)`` sees what it sees on the block's
+    slice: no pattern looks behind its start), so no block body is copied.
+    """
 
     def __init__(self, text: str, blocks: list[Structure]):
         self.text = text
         self.blocks = blocks
-        self.glue = [False] * max(len(blocks) - 1, 0)  # glue[k]: blocks k and k+1 are one unit
+        self.labels = [b.label for b in blocks]
+        self.starts = [b.start for b in blocks]
+        self.ends = [b.end for b in blocks]
+        n = len(blocks)
+        self.glue = np.zeros(max(n - 1, 0), dtype=bool)  # glue[k]: blocks k and k+1 are one unit
+        # one character per block: the prefilters run over these strings in one regex pass
+        self.firsts = "".join([text[a] if b > a else _NOT_A_CHAR for a, b in zip(self.starts, self.ends)])
+        self.lasts = "".join([text[b - 1] if b > a else _NOT_A_CHAR for a, b in zip(self.starts, self.ends)])
+        self.paragraph = np.array([lbl == "paragraph" for lbl in self.labels], dtype=bool)
+        self._points: list[bool] | None = None
 
     def join(self, i: int, j: int) -> None:
         """Blocks ``i..j`` (and the units they belong to) become one unit."""
-        for k in range(i, j):
-            self.glue[k] = True
+        self.glue[i:j] = True
 
     def spans(self) -> list[tuple[int, int]]:
-        out: list[tuple[int, int]] = []
-        for k, b in enumerate(self.blocks):
-            if k and self.glue[k - 1]:
-                out[-1] = (out[-1][0], b.end)
-            else:
-                out.append((b.start, b.end))
-        return out
+        """One ``(start, end)`` per unit: from its first block's start to its last block's end."""
+        first = np.flatnonzero(np.concatenate(([True], ~self.glue)))
+        last = np.append(first[1:] - 1, len(self.blocks) - 1)
+        starts, ends = np.asarray(self.starts)[first].tolist(), np.asarray(self.ends)[last].tolist()
+        return list(zip(starts, ends))
 
-    def body(self, k: int) -> str:
-        b = self.blocks[k]
-        return self.text[b.start:b.end]
+    def candidates(self, prefilter: re.Pattern, chars: str) -> list[int]:
+        """Paragraphs whose character in ``chars`` (``firsts`` or ``lasts``) passes ``prefilter``."""
+        para = self.paragraph
+        return [k for k in (m.start() for m in prefilter.finditer(chars)) if para[k]]
 
+    def match(self, pattern: re.Pattern, k: int) -> bool:
+        """Whether ``pattern`` matches at the start of block ``k`` (as on its body)."""
+        return pattern.match(self.text, self.starts[k], self.ends[k]) is not None
 
-def _is_point(units: _Units, k: int) -> bool:
-    return units.blocks[k].label == "paragraph" and _POINT.match(units.body(k)) is not None
+    def contains(self, needle: str, k: int) -> bool:
+        """Whether block ``k``'s body contains ``needle``."""
+        return self.text.find(needle, self.starts[k], self.ends[k]) >= 0
 
+    def ends_with_colon(self, k: int) -> bool:
+        """``body(k).rstrip().endswith(":")`` without copying the body."""
+        text, start, e = self.text, self.starts[k], self.ends[k]
+        while e > start and text[e - 1].isspace():
+            e -= 1
+        return e > start and text[e - 1] == ":"
 
-def _is_note(units: _Units, k: int) -> bool:
-    if units.blocks[k].label != "paragraph":
-        return False
-    lines = [ln for ln in units.body(k).splitlines() if ln.strip()]
-    return bool(lines) and _NOTE_LINE.match(lines[0]) is not None
+    def first_line_match(self, pattern: re.Pattern, k: int) -> re.Match | None:
+        """``pattern.match`` on the first line of block ``k`` with a non-blank character (the
+        first ``ln`` of ``body.splitlines()`` with ``ln.strip()``); None when all is blank.
+
+        The line's end is looked for only when a match on the rest of the block runs past it:
+        the patterns have no end anchors or negative lookarounds, so a shorter string only
+        makes matches fail, and a match within the line is the one the line alone gives.
+        """
+        text, start, end = self.text, self.starts[k], self.ends[k]
+        i = line_start = start
+        if start < end and text[start].isspace():  # blocks usually open on their content
+            m = _NON_SPACE.search(text, start, end)
+            if m is None:
+                return None
+            i = m.start()
+            for br in _LINE_BREAK.finditer(text, start, i):  # only whitespace lies before i
+                line_start = br.end()
+        elif start >= end:
+            return None
+        found = pattern.match(text, line_start, end)
+        if found is None or _LINE_BREAK.search(text, i, found.end()) is None:
+            return found
+        br = _LINE_BREAK.search(text, i, end)
+        return pattern.match(text, line_start, br.start())
+
+    def points(self) -> list[bool]:
+        """Per block: a paragraph opening with a point enumerator."""
+        if self._points is None:
+            self._points = [False] * len(self.blocks)
+            for k in self.candidates(_MAY_POINT, self.firsts):
+                self._points[k] = self.match(_POINT, k)
+        return self._points
+
+    def notes(self) -> list[int]:
+        """The paragraphs whose first non-blank line is a footnote definition, in order."""
+        return [k for k in self.candidates(_MAY_NOTE, self.firsts)
+                if self.first_line_match(_NOTE_LINE, k) is not None]
 
 
 def _short(units: _Units, k: int) -> bool:
-    b = units.blocks[k]
-    return b.label == "paragraph" and b.end - b.start <= SHORT
+    return units.labels[k] == "paragraph" and units.ends[k] - units.starts[k] <= SHORT
 
 
 def _bind_points(units: _Units) -> None:
-    n = len(units.blocks)
+    points = units.points()
+    n = len(points)
     k = 0
     while k < n:
-        if not _is_point(units, k):
+        if not points[k]:
             k += 1
             continue
         j = k
-        while j + 1 < n and _is_point(units, j + 1):
+        while j + 1 < n and points[j + 1]:
             j += 1
         if j > k:
             units.join(k, j)
@@ -148,17 +230,18 @@ def _introduces(units: _Units, k: int) -> bool:
     """Whether block ``k`` ends in ':' and the block after it is what it introduces: a list, a
     table, a point run or a numbered paragraph."""
     nxt = k + 1
-    if nxt >= len(units.blocks) or units.blocks[k].label == "heading":
+    if nxt >= len(units.blocks) or units.labels[k] == "heading":
         return False
-    if not units.body(k).rstrip().endswith(":"):
+    if not units.ends_with_colon(k):
         return False
-    if units.blocks[nxt].label in _LIST_LIKE or _is_point(units, nxt):
+    if units.labels[nxt] in _LIST_LIKE or units.points()[nxt]:
         return True
-    return units.blocks[nxt].label == "paragraph" and _ENUMERATED.match(units.body(nxt)) is not None
+    return units.labels[nxt] == "paragraph" and units.match(_ENUMERATED, nxt)
 
 
 def _bind_lead_ins(units: _Units) -> None:
-    for k in range(len(units.blocks) - 1):
+    # only a block whose last character is ':' or whitespace can end in ':' once stripped
+    for k in [m.start() for m in _MAY_COLON.finditer(units.lasts)]:
         if _introduces(units, k):
             units.join(k, k + 1)
 
@@ -166,35 +249,36 @@ def _bind_lead_ins(units: _Units) -> None:
 def _table_follows(units: _Units, k: int) -> int | None:
     """Index of the table or figure that caption ``k`` introduces (right after it, or after one
     unit line), else None."""
-    blocks = units.blocks
-    if k + 1 < len(blocks) and blocks[k + 1].label in _TABLE_LIKE:
+    labels = units.labels
+    if k + 1 < len(labels) and labels[k + 1] in _TABLE_LIKE:
         return k + 1
-    if (k + 2 < len(blocks) and blocks[k + 2].label in _TABLE_LIKE and _short(units, k + 1)
-            and _UNIT_LINE.match(units.body(k + 1))):
+    if (k + 2 < len(labels) and labels[k + 2] in _TABLE_LIKE and _short(units, k + 1)
+            and units.match(_UNIT_LINE, k + 1)):
         return k + 2
     return None
 
 
 def _bind_captions(units: _Units) -> None:
-    blocks = units.blocks
-    for k in range(len(blocks)):
-        if not _short(units, k):
-            continue
-        body = units.body(k)
-        table = _table_follows(units, k) if (_CAPTION.match(body) or _UNIT_LINE.match(body)) else None
+    labels = units.labels
+    lengths = np.asarray(units.ends) - np.asarray(units.starts)
+    for k in np.flatnonzero(units.paragraph & (lengths <= SHORT)).tolist():  # the short paragraphs
+        caption = units.match(_CAPTION, k)
+        table = _table_follows(units, k) if (caption or units.match(_UNIT_LINE, k)) else None
         if table is not None:
             units.join(k, table)
-        elif k > 0 and blocks[k - 1].label in _TABLE_LIKE and (_AFTER_TABLE.match(body) or _CAPTION.match(body)):
+        elif k > 0 and labels[k - 1] in _TABLE_LIKE and (caption or units.match(_AFTER_TABLE, k)):
             units.join(k - 1, k)
+
+
+_CITED = re.compile(r"[ \t]*(?:\[\^([^\]\s]+)\]:|\(([" + _SUPERSCRIPT + r"]+)\)|([" + _SUPERSCRIPT + r"]+)"
+                    r"|<sup>([^<]{1,8})</sup>)")
 
 
 def _citations(units: _Units, k: int) -> tuple[str, ...]:
     """How the text cites the first note of footnote block ``k``: ``[^a]`` for ``[^a]:``, ``(¹)``
     or ``¹`` for ``(¹)``, ``¹`` for ``¹``, ``<sup>1</sup>`` for ``<sup>1</sup>`` (none for other
     note styles, whose citations cannot be told from ordinary text)."""
-    first = next(ln for ln in units.body(k).splitlines() if ln.strip())
-    m = re.match(r"[ \t]*(?:\[\^([^\]\s]+)\]:|\(([" + _SUPERSCRIPT + r"]+)\)|([" + _SUPERSCRIPT + r"]+)"
-                 r"|<sup>([^<]{1,8})</sup>)", first)
+    m = units.first_line_match(_CITED, k)
     if m is None:
         return ()
     ref, paren, sup, html_sup = m.groups()
@@ -208,17 +292,18 @@ def _citations(units: _Units, k: int) -> tuple[str, ...]:
 
 
 def _bind_footnotes(units: _Units, model: BlockModel) -> None:
-    blocks = units.blocks
-    for k in range(1, len(blocks)):
-        if not _is_note(units, k):
+    found = units.notes()
+    notes, starts = set(found), units.starts
+    for k in found:
+        if k == 0:
             continue
         target = k - 1
-        while target > 0 and _is_note(units, target):  # a run of note paragraphs: look above it
+        while target > 0 and target in notes:  # a run of note paragraphs: look above it
             target -= 1
         needles = _citations(units, k) if model.footnotes == "cite" else ()
         j = target
-        while needles and j >= 0 and blocks[k].start - blocks[j].start <= model.reach:
-            if any(n in units.body(j) for n in needles):
+        while needles and j >= 0 and starts[k] - starts[j] <= model.reach:
+            if any(units.contains(n, j) for n in needles):
                 target = j
                 break
             j -= 1
@@ -226,17 +311,16 @@ def _bind_footnotes(units: _Units, model: BlockModel) -> None:
 
 
 def _bind_headings(units: _Units) -> None:
-    blocks = units.blocks
-    k = 0
-    while k < len(blocks):
-        if blocks[k].label != "heading":
-            k += 1
+    labels, n = units.labels, len(units.labels)
+    after = 0  # the next heading run starts at or after this block
+    for k in [k for k, lbl in enumerate(labels) if lbl == "heading"]:
+        if k < after:
             continue
         j = k
-        while j + 1 < len(blocks) and blocks[j + 1].label == "heading":
+        while j + 1 < n and labels[j + 1] == "heading":
             j += 1
-        units.join(k, min(j + 1, len(blocks) - 1))
-        k = j + 2
+        units.join(k, min(j + 1, n - 1))
+        after = j + 2
 
 
 def bound_blocks(text: str, blocks: Sequence[Structure], model: BlockModel = BlockModel()) -> list[tuple[int, int]]:

@@ -169,8 +169,15 @@ def _take_plain_run(lines, line_buffer: list[str]) -> None:
     lines.set_pos(j - 1)
 
 
+# A row opening with "|" (after at most 3 spaces) starts none of the enders: they need four
+# spaces or a tab (BlockCode) or one of "#>`~-_*+<" or a digit after at most three spaces.
+_PIPE_ROW = re.compile(r" {0,3}\|")
+
+
 def _ends_table(lines) -> bool:
     line = lines.peek()
+    if _PIPE_ROW.match(line):
+        return False
     return any(t.start(line) for t in TABLE_ENDERS) or bool(Html.check_interrupts_paragraph(lines))
 
 

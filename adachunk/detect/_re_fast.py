@@ -63,11 +63,14 @@ class FastPlan:
         features: ``s`` / ``.`` when the pattern uses them: texts holding a code point on which
             the engines disagree for them go back to ``regex``.
         scanner: a dedicated function returning the match spans (group 0), or None.
+        unit: the name of the scanner's output in the compiled text-unit scan
+            (:mod:`adachunk.detect._units_fast`), when it has one: ``line_break``.
     """
 
     pattern: re.Pattern | None
     features: tuple[str, ...] = ()
     scanner: Callable[[str], list[tuple[int, int]]] | None = None
+    unit: str | None = None
 
     def usable(self, text: str) -> bool:
         """Whether this plan finds exactly what ``regex`` would in ``text``."""
@@ -89,7 +92,7 @@ class FastPlan:
 def plan(pattern: str, flags: Sequence[str]) -> FastPlan | None:
     """A plan for ``pattern`` under ``flags``, or None when ``regex`` must run it."""
     if pattern in _SCANNERS and set(flags) <= {"MULTILINE", "DOTALL"}:
-        return FastPlan(None, (), _SCANNERS[pattern])
+        return FastPlan(None, (), _SCANNERS[pattern], UNITS.get(pattern))
     if _P is None or any(f not in _RE_FLAGS for f in flags):
         return None
     escapes = _escapes(pattern)
@@ -305,6 +308,16 @@ def _regex_space() -> tuple[frozenset[str], re.Pattern]:
 
 
 def _line_break_spans(text: str) -> list[tuple[int, int]]:
+    """:func:`_line_break_reference`, from the compiled text-unit scan for long texts."""
+    from . import _units_fast
+
+    if not _units_fast.wanted(len(text)):
+        return _line_break_reference(text)
+    starts, ends = _units_fast.scan(text).line_breaks
+    return list(zip(starts.tolist(), ends.tolist()))
+
+
+def _line_break_reference(text: str) -> list[tuple[int, int]]:
     """The matches of ``\\S[ \\t]*\\r?\\n\\s*`` under the ``regex`` module, from the line feeds.
 
     A match is a maximal whitespace run that opens with ``[ \\t]*\\r?\\n``, plus the visible
@@ -313,6 +326,9 @@ def _line_break_spans(text: str) -> list[tuple[int, int]]:
     (what the run pattern finds), step back over one ``\\r`` and any spaces and tabs: the
     character there must be visible (else the run starts otherwise, or the text does).
     """
+    from . import _units_fast
+
+    _units_fast.note_reference(len(text))
     space, run = _regex_space()
     out: list[tuple[int, int]] = []
     for m in run.finditer(text):
@@ -330,3 +346,4 @@ def _line_break_spans(text: str) -> list[tuple[int, int]]:
 _SCANNERS: dict[str, Callable[[str], list[tuple[int, int]]]] = {
     r"\S[ \t]*\r?\n\s*": _line_break_spans,
 }
+UNITS = {r"\S[ \t]*\r?\n\s*": "line_break"}  # scanners the compiled text-unit scan replaces

@@ -21,6 +21,7 @@ from typing import Any, Callable, ClassVar, Literal, Sequence
 from pydantic import Field
 
 from ..params import ComponentParams
+from ..policy_types import metrics_section
 from ..types import Document, Memo, SpanArrays, Structure, span_arrays
 
 
@@ -52,11 +53,11 @@ class DetectContext(Memo):
             the coreference backend (``coref``) and the embedder (``embedder``).
     """
 
-    def __init__(self, text: str, doc: Document | None = None, metrics: dict[str, Any] | None = None):
+    def __init__(self, text: str, doc: Document | None = None, metrics: Any = None):
         super().__init__()
         self.text = text
         self.doc = doc if doc is not None and doc.text is text else None
-        self.metrics = metrics or {}
+        self.metrics = metrics_section(metrics)  # a MetricsSpec (a mapping or None: made into one)
         self._shared = None
         if self.doc is not None:
             from ..analysis import analysis_of
@@ -72,7 +73,7 @@ class DetectContext(Memo):
     @property
     def coref(self) -> Any:
         """The profile's ``metrics.coref`` spec (None: ``auto``)."""
-        return self.metrics.get("coref")
+        return self.metrics.coref
 
     def document(self) -> Document:
         """The document (a bare in-memory one for a text given alone, made once)."""

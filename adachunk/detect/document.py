@@ -30,10 +30,11 @@ import logging
 import re
 from typing import Literal
 
+import numpy as np
 from pydantic import Field
 
 from ..registry import detectors
-from ..types import Structure
+from ..types import SpanArrays, Structure, span_arrays
 from ._block_model import BlockModel, FootnoteMode, bound_blocks
 from .base import DetectContext, Detector, DetectorParams
 from .markdown import parse_blocks
@@ -112,6 +113,16 @@ class DocumentBlockDetector(Detector):
     def detect(self, ctx: DetectContext) -> list[Structure]:
         """One structure per block, labelled with this structure's name."""
         return [Structure(a, b, self.name) for a, b in self.spans(ctx)]
+
+    def detect_arrays(self, ctx: DetectContext) -> SpanArrays:
+        """The blocks as start and end arrays, without a :class:`Structure` per block (the
+        spans are sorted and non-empty, so these are :meth:`detect`'s arrays)."""
+        return _arrays(self.spans(ctx))
+
+
+def _arrays(spans: list[tuple[int, int]]) -> SpanArrays:
+    arr = np.array(spans, dtype=np.int64).reshape(-1, 2)
+    return span_arrays((arr[:, 0].copy(), arr[:, 1].copy()))
 
 
 _PAGE_BREAK = re.compile(r"<!--[ \t]*PageBreak[ \t]*-->")

@@ -61,7 +61,7 @@ from lark.load_grammar import FromPackageLoader
 from lark.parsers.earley_forest import SymbolNode
 from pydantic import Field
 
-from ..builtin import data_dir
+from ..datafiles import data_dir
 from ..errors import InputError, ProfileError, did_you_mean
 from ..registry import detectors
 from ..types import Structure

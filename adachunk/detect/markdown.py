@@ -25,6 +25,13 @@ Differences from plain mistletoe, on purpose:
 
 If mistletoe fails (a 10,000-deep nested list exhausts the recursion limit), the text is
 re-parsed piece by piece and only the failing pieces fall back to a line-based scan.
+
+Engines: ``mistletoe`` runs mistletoe's block tokenizer for every block (the reference).
+``auto`` (the default) runs :func:`adachunk.detect._md_fast.tokenize_top` for the top level of
+the document and of each wrapper: mistletoe's own loop, in which plain paragraphs, ATX headings,
+one-line HTML blocks and lists of one-paragraph plain items are read from a bulk line
+classification, and every other block by mistletoe's readers at the same position. Both give
+the same spans (``tests/test_md_fast_parity.py``).
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from pydantic import Field
 
 from ..registry import detectors
 from ..types import SpanArrays, Structure
+from . import _md_fast
 from . import _md_mistletoe as mm
 from . import _md_offsets as mo
 from ._md_mistletoe import bt
@@ -51,6 +59,8 @@ BlockLabel = Literal[
     "blockquote", "thematic_break", "html_block", "front_matter",
 ]
 BLOCK_LABELS: tuple[str, ...] = BlockLabel.__args__  # type: ignore[attr-defined]
+Engine = Literal["auto", "mistletoe"]
+ENGINES: tuple[str, ...] = Engine.__args__  # type: ignore[attr-defined]
 
 # Deeper container nesting goes to the line scan: mistletoe needs several stack frames per
 # level and fails near 300 levels from a shallow stack (fewer under a deep caller).
@@ -66,19 +76,26 @@ _tokenize_block = mm.tokenize_block
 class _Walker:
     """Turns mistletoe parse buffers into spans (see the module docstring for the rules)."""
 
-    def __init__(self, lm: mo.LineMap, lines: tuple[list[str], list[str]], wrappers: dict):
+    def __init__(self, lm: mo.LineMap, lines: tuple[list[str], list[str]], wrappers: dict,
+                 engine: str = "auto"):
         (self.lines, self.plain), self.lm, self.wrappers = lines, lm, wrappers
         self.out: list[Structure] = []
+        # only the top level (of the text and of each wrapper) has a fast path: nested blocks
+        # are always tokenized by mistletoe's readers
+        self._fast = engine == "auto"
+        self._tokenize = _md_fast.tokenize_top if self._fast else _tokenize_mistletoe
 
     def run(self, lo: int, hi: int) -> None:
         """Parse lines ``[lo, hi)`` and collect their blocks."""
         with mm.mistletoe_state(_tokenize_block):
-            self.walk(self._tokenize(self.lines, lo, hi), hi)
+            self._walk_top(self._tokenize(self.lines, lo, hi), hi)
 
-    @staticmethod
-    def _tokenize(lines: list[str], lo: int, hi: int) -> list:
-        # tokenize_block stops before span parsing: buffers of (class, read result, line).
-        return _tokenize_block(lines[lo:hi], bt._token_types, start_line=lo + 1)
+    def _walk_top(self, buf, bound: int) -> None:
+        """:meth:`walk` outside any container; engine auto inlines the common blocks."""
+        if self._fast:
+            _md_fast.walk_top(self, buf, bound)
+        else:
+            self.walk(buf, bound)
 
     def walk(self, buf, bound: int, chain: tuple = (), lists: int = 0, quotes: int = 0,
              shift: int = 0) -> None:
@@ -144,20 +161,33 @@ class _Walker:
         close, inside = wrap
         self.out.append(self.lm.span("html_block", first, close, chain))
         if inside and close > first + 1:
-            self.walk(self._tokenize(self.plain, first + 1, close), close, chain, lists, quotes)
+            buf = self._tokenize(self.plain, first + 1, close)
+            if chain or lists or quotes:
+                self.walk(buf, close, chain, lists, quotes)
+            else:
+                self._walk_top(buf, close)
 
 
-def parse_blocks(text: str) -> list[Structure]:
+def _tokenize_mistletoe(lines: list[str], lo: int, hi: int) -> list:
+    # tokenize_block stops before span parsing: buffers of (class, read result, line).
+    return _tokenize_block(lines[lo:hi], bt._token_types, start_line=lo + 1)
+
+
+def parse_blocks(text: str, engine: Engine = "auto") -> list[Structure]:
     """Parse ``text`` into Markdown blocks with exact code-point offsets.
 
     Args:
         text: the document text, any line endings.
+        engine: ``auto`` (the fast top-level tokenizer) or ``mistletoe`` (the reference); both
+            give the same blocks.
 
     Returns:
         Every block (containers and their children) as ``Structure(start, end, label, level)``,
         sorted; labels are those of :data:`BLOCK_LABELS`. ``level`` is the heading level, the
         nesting depth for ``list``/``list_item``/``blockquote`` (1 = outermost), else 0.
     """
+    if engine not in ENGINES:
+        raise ValueError(f"unknown Markdown engine {engine!r}: use one of {', '.join(ENGINES)}")
     lm = mo.LineMap(text)
     out: list[Structure] = []
     lo = 0
@@ -166,7 +196,7 @@ def parse_blocks(text: str) -> list[Structure]:
         out.append(lm.span("front_matter", 0, fm))
         lo = fm + 1
     wrappers = mo.find_wrappers(lm, lo)
-    walker = _Walker(lm, mo.mistletoe_lines(lm, lo, wrappers), wrappers)
+    walker = _Walker(lm, mo.mistletoe_lines(lm, lo, wrappers), wrappers, engine)
     deep = mo.deep_lines(lm, lo, MAX_DEPTH)
     if not deep:
         try:
@@ -226,10 +256,19 @@ class MarkdownBlockDetector(Detector):
             description="Keep only these levels: heading levels 1-6 for headings, nesting "
             "depths (1 = outermost) for lists, list items and blockquotes. Null keeps all.",
         )
+        engine: Engine = Field(
+            default="auto",
+            description="Block parser: 'auto' reads plain paragraphs, ATX headings, one-line "
+            "HTML blocks and lists of plain items at the top level itself and hands every other "
+            "block to mistletoe; 'mistletoe' parses everything with mistletoe (the reference). "
+            "Both give the same blocks; 'auto' is faster.",
+        )
 
-    @staticmethod
-    def _blocks(ctx: DetectContext) -> list[Structure]:
-        return ctx.memo(("markdown.blocks",), lambda: parse_blocks(ctx.text))
+    def _blocks(self, ctx: DetectContext) -> list[Structure]:
+        engine = self.params.engine
+        if engine == "auto":  # the parse every other consumer of markdown.blocks shares
+            return ctx.memo(("markdown.blocks",), lambda: parse_blocks(ctx.text))
+        return ctx.memo(("markdown.blocks", engine), lambda: parse_blocks(ctx.text, engine))
 
     def detect(self, ctx: DetectContext) -> list[Structure]:
         """Spans of the configured block kind, labelled with this structure's name."""
@@ -250,7 +289,8 @@ class MarkdownBlockDetector(Detector):
         Every ``markdown.block.v1`` structure of a profile (eleven in ``markdown.core``) reads
         the same parse: it is split by label once per document.
         """
-        table = ctx.memo(("markdown.block_arrays",), lambda: _rows_by_label(self._blocks(ctx)))
+        table = ctx.memo(("markdown.block_arrays", self.params.engine),
+                         lambda: _rows_by_label(self._blocks(ctx)))
         rows = table.get(self.params.block)
         if rows is None:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)

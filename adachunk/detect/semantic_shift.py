@@ -73,7 +73,7 @@ class SemanticShiftDetector(Detector):
         """Junction spans, each repeated by its stack count (cached per document and settings)."""
         from ..metrics.embedders.spans import document_span_embeddings
 
-        spec = self.params.embedder if self.params.embedder is not None else ctx.metrics.get("embedder")
+        spec = self.params.embedder if self.params.embedder is not None else ctx.metrics.embedder
         key = ("semantic.shift", self.params.units, repr(spec), self.params.floor, self.params.levels)
 
         def compute():

@@ -5,6 +5,12 @@ followed by whitespace, a blank line, a CJK full stop ...) and Python only looks
 the cost is proportional to the number of candidates, not to the number of characters. This is
 what keeps the segmenter in the megabytes-per-second range without a compiled extension.
 
+These Python scans are the reference twins of one compiled pass over the code points
+(:mod:`adachunk.detect._units_fast`) that finds words, sentences and the ``line_break``
+structure together, once per document; it runs for long texts or once Numba is loaded
+(:func:`~adachunk.detect._units_fast.wanted`) and returns the same spans
+(``tests/test_text_units_fast_parity.py``).
+
 The sentence rules are deliberately conservative (a missed boundary only makes a "sentence"
 longer; a wrong boundary can cut "Art. 6(1)(a)" in two, which the cost model would then treat as
 a good place to split).
@@ -23,7 +29,8 @@ from ..registry import detectors
 from ..types import Structure
 from .base import DetectContext, Detector, DetectorParams, finalize
 
-__all__ = ["split_sentences", "split_words", "SentenceDetector", "WordDetector"]
+__all__ = ["split_sentences", "split_sentences_reference", "split_words", "word_arrays",
+           "word_arrays_reference", "unit_scan", "SentenceDetector", "WordDetector"]
 
 # Characters that close a quotation or bracket and stay with the sentence they end: `."` `.)`
 _CLOSERS = "\"'\u201d\u2019\u00bb\u203a)]}\u300d\u300f\uff09\u3011\u3009\u300b\u3015"
@@ -153,8 +160,25 @@ def _is_boundary(text: str, start: int, end: int, punct: str, extra: frozenset[s
     return True
 
 
+def _extra_set(extra_abbreviations: Iterable[str]) -> frozenset[str]:
+    return frozenset(a.strip().rstrip(".") for a in extra_abbreviations if a.strip().rstrip("."))
+
+
 def split_sentences(text: str, extra_abbreviations: Iterable[str] = ()) -> list[tuple[int, int]]:
-    """Split ``text`` into sentence spans.
+    """Split ``text`` into sentence spans (compiled or reference scan: the same spans).
+
+    See :func:`split_sentences_reference` for the arguments and the result.
+    """
+    from . import _units_fast
+
+    if not _units_fast.wanted(len(text)):
+        return split_sentences_reference(text, extra_abbreviations)
+    starts, ends = _units_fast.scan(text).sentences(text, _extra_set(extra_abbreviations))
+    return list(zip(starts.tolist(), ends.tolist()))
+
+
+def split_sentences_reference(text: str, extra_abbreviations: Iterable[str] = ()) -> list[tuple[int, int]]:
+    """Split ``text`` into sentence spans (the readable Python scan).
 
     Args:
         text: any text; offsets are code points into it.
@@ -165,7 +189,10 @@ def split_sentences(text: str, extra_abbreviations: Iterable[str] = ()) -> list[
         Sorted, non-overlapping ``(start, end)`` pairs; each span is non-empty and neither starts
         nor ends with whitespace. Text between two spans is whitespace only.
     """
-    extra = frozenset(a.strip().rstrip(".") for a in extra_abbreviations if a.strip().rstrip("."))
+    from . import _units_fast
+
+    _units_fast.note_reference(len(text))
+    extra = _extra_set(extra_abbreviations)
     cuts: list[int] = [0]
     # Line-blocks (headings, table rows ...) are sentences of their own: their inner periods
     # are not boundaries. ``blocks`` holds their (start, end) in text order.
@@ -260,7 +287,19 @@ def _char_classes() -> np.ndarray:
 
 
 def word_arrays(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """Word starts and ends as int64 arrays (see :func:`split_words`)."""
+    """Word starts and ends as int64 arrays (see :func:`split_words`; compiled or reference)."""
+    from . import _units_fast
+
+    if _units_fast.wanted(len(text)):
+        return _units_fast.scan(text).words
+    return word_arrays_reference(text)
+
+
+def word_arrays_reference(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`word_arrays` with numpy (the reference twin of the compiled scan)."""
+    from . import _units_fast
+
+    _units_fast.note_reference(len(text))
     if not text:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
@@ -308,17 +347,30 @@ class SentenceDetector(Detector):
 
     def detect(self, ctx: DetectContext) -> list[Structure]:
         """Return one ``Structure`` per sentence (level 0)."""
-        abbrevs = tuple(self.params.extra_abbreviations)  # type: ignore[attr-defined]
-        spans = ctx.memo(("sentence.v1", abbrevs), lambda: split_sentences(ctx.text, abbrevs))
         name = self.name
-        return finalize([Structure(s, e, name, 0) for s, e in spans])
+        return finalize([Structure(s, e, name, 0) for s, e in self._spans(ctx)])
 
     def detect_arrays(self, ctx: DetectContext) -> tuple[np.ndarray, np.ndarray]:
         """Sentence starts and ends as arrays (no per-sentence objects)."""
         abbrevs = tuple(self.params.extra_abbreviations)  # type: ignore[attr-defined]
-        spans = ctx.memo(("sentence.v1", abbrevs), lambda: split_sentences(ctx.text, abbrevs))
-        arr = np.array(spans, dtype=np.int64).reshape(-1, 2)
+        scan = unit_scan(ctx)
+        if scan is not None:
+            return ctx.memo(("sentence.v1.arrays", abbrevs),
+                            lambda: scan.sentences(ctx.text, _extra_set(abbrevs)))
+        arr = np.array(self._spans(ctx), dtype=np.int64).reshape(-1, 2)
         return arr[:, 0].copy(), arr[:, 1].copy()
+
+    def _spans(self, ctx: DetectContext) -> list[tuple[int, int]]:
+        """The ``(start, end)`` list under the memo key other components read too."""
+        abbrevs = tuple(self.params.extra_abbreviations)  # type: ignore[attr-defined]
+
+        def compute() -> list[tuple[int, int]]:
+            if unit_scan(ctx) is None:
+                return split_sentences_reference(ctx.text, abbrevs)
+            starts, ends = self.detect_arrays(ctx)
+            return list(zip(starts.tolist(), ends.tolist()))
+
+        return ctx.memo(("sentence.v1", abbrevs), compute)
 
 
 @detectors.register("word.v1")
@@ -336,4 +388,18 @@ class WordDetector(Detector):
 
     def detect_arrays(self, ctx: DetectContext) -> tuple[np.ndarray, np.ndarray]:
         """Word starts and ends as arrays (sorted, non-overlapping)."""
-        return ctx.memo(("word.v1",), lambda: word_arrays(ctx.text))
+        scan = unit_scan(ctx)
+        if scan is not None:
+            return scan.words
+        return ctx.memo(("word.v1",), lambda: word_arrays_reference(ctx.text))
+
+
+def unit_scan(ctx: DetectContext):
+    """The document's compiled text-unit scan (:func:`adachunk.detect._units_fast.scan`), run
+    once and shared by ``sentence.v1``, ``word.v1`` and ``line_break``; None when the
+    reference scans should run instead (short text, Numba not loaded)."""
+    from . import _units_fast
+
+    if not _units_fast.wanted(len(ctx.text)):
+        return None
+    return ctx.memo(_units_fast.SCAN_KEY, lambda: _units_fast.scan(ctx.text))

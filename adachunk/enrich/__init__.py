@@ -44,7 +44,7 @@ def declares_metadata(policy: Any) -> bool:
     or an ``index.embed_text`` recipe): those need the whole document's text."""
     policy = getattr(policy, "policy", policy)
     parents = (getattr(policy, "data", None) or {}).get("parents")
-    recipe = (getattr(policy, "index", None) or {}).get("embed_text")
+    recipe = getattr(getattr(policy, "index", None), "embed_text", None)
     return bool(emitted(policy) or parents or isinstance(recipe, (list, tuple)))
 
 
@@ -140,13 +140,13 @@ def _add_references(records, text, index: PathIndex, spans, locate: ChunkLocator
 
 
 def _add_embed_prefix(records, policy, definitions: dict[str, str]) -> None:
-    recipe = (getattr(policy, "index", None) or {}).get("embed_text")
+    recipe = getattr(getattr(policy, "index", None), "embed_text", None)
     if not isinstance(recipe, (list, tuple)):
         return
     from ..tokenize import get_counter
 
     count = get_counter(policy.solver.tokenizer).count
-    budget = int(policy.index.get("definition_tokens", 200))
+    budget = policy.index.definition_tokens
     for r in records:
         r["embed_prefix"] = recipe_prefix(r, list(recipe), definitions, budget, count)
 

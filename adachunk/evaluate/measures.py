@@ -148,7 +148,10 @@ def question_measures(evidence_sets: Sequence[Sequence[Span]], doc: int, ranking
         evidence_sets: alternative evidence sets (spans into the question's document).
         doc: the question's document number (as in ``chunk_doc``).
         ranking: chunk numbers in retrieved order (at least ``max(ks)`` when there are that many).
-        chunk_doc, starts, ends, tokens: per chunk number, its document number, span and tokens.
+        chunk_doc: per chunk number, the number of the document it belongs to.
+        starts: per chunk number, the start offset of its span.
+        ends: per chunk number, the end offset of its span.
+        tokens: per chunk number, its token count (what the budget spends).
         ks: the cut-offs.
         budget: the token budget, or None.
 

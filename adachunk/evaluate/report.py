@@ -33,6 +33,7 @@ class EvalReport:
 
     @property
     def gate_failed(self) -> bool:
+        """Whether any ``--fail-if`` condition holds (the command then exits non-zero)."""
         return any(g["holds"] for g in self.gate)
 
 
@@ -60,7 +61,7 @@ def default_embedder(profile: Any = "default") -> Any:
     from ..api import load_profile
 
     policy = load_profile(profile).policy
-    return policy.index.get("embedder") or policy.metrics.get("embedder")
+    return (policy.index.embedder or policy.metrics.embedder).model_dump()  # plain data: the report writes it
 
 
 def _check_coverage(cs: ChunkingSet, qa: QASet) -> None:
@@ -95,10 +96,16 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
         specs: chunking specs (:mod:`adachunk.evaluate.chunkings`); the first is the baseline of
             the deltas.
         retrievers: ``bm25``, ``dense``, ``hybrid`` (any of them, in order).
-        ks, budget, scope, rrf_k, index_text: as :func:`~adachunk.evaluate.evaluate_chunks`.
+        ks: the cut-offs k of the measures (duplicates dropped).
+        budget: token budget of the retrieved context (None, ``2048`` in all, or ``"512*k"``
+            per retrieved chunk), as :func:`~adachunk.evaluate.evaluate_chunks` takes it.
+        scope: ``corpus`` (rank every document's chunks) or ``doc`` (the question's own).
+        rrf_k: the reciprocal-rank-fusion constant of ``hybrid``.
+        index_text: what is indexed: ``text`` or ``heading_path+text``.
         embedder: embedder spec for dense/hybrid (None: the profile's index, else metrics, embedder).
         profile: the profile for the embedder and the ``fixed:``/``splitter:`` policy.
-        n_boot, seed: bootstrap resamples and their seed.
+        n_boot: how many bootstrap resamples the confidence intervals use.
+        seed: the seed of the bootstrap resampling (same seed, same intervals).
         bootstrap_unit: ``question`` (resample questions) or ``document`` (resample whole
             documents with their questions: a cluster bootstrap, wider CIs when questions of one
             document move together).

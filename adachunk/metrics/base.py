@@ -13,7 +13,7 @@ candidates share) runs once: use :meth:`MetricContext.memo`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 from ..types import Chunk, Document, Memo
 
@@ -42,18 +42,32 @@ class MetricContext(Memo):
 
     Attributes:
         doc: the document.
-        settings: the profile's ``metrics`` section (plain dict).
-        counter: the o200k token counter (or the profile's metric tokenizer).
+        settings: the profile's ``metrics`` section (:class:`~adachunk.policy_types.MetricsSpec`).
+        counter: the o200k token counter (or the one given).
+        chunk_tokenizer: the tokenizer that counted the chunks' own ``tokens`` (None: unknown,
+            the counts are taken as they are).
+        embedder: an embedder instance to use instead of ``settings.embedder`` (tests,
+            benchmarks), or None.
     """
 
-    def __init__(self, doc: Document, settings: dict[str, Any] | None = None, counter=None):
+    def __init__(self, doc: Document, settings: Any = None, counter=None, *,
+                 chunk_tokenizer: str | None = None, embedder: Any = None):
         from ..analysis import analysis_of
+        from ..policy_types import EmbedderSpec, metrics_section
         from ..tokenize import get_counter
 
         super().__init__()
         self.doc = doc
-        self.settings = settings or {}
-        self.counter = counter or get_counter(self.settings.get("tokenizer", "o200k_base"))
+        if isinstance(settings, Mapping):  # a hand-made context: the section's keys, maybe an embedder instance
+            settings = dict(settings)
+            chunk_tokenizer = settings.pop("chunk_tokenizer", chunk_tokenizer)
+            given = settings.get("embedder")
+            if given is not None and not isinstance(given, (Mapping, EmbedderSpec)):
+                embedder = settings.pop("embedder")
+        self.settings = metrics_section(settings)
+        self.chunk_tokenizer = chunk_tokenizer
+        self.embedder = embedder if embedder is not None else self.settings.embedder
+        self.counter = counter or get_counter("o200k_base")
         self._shared = analysis_of(doc)
 
     def memo(self, key: Any, compute: "Callable[[], Any]") -> Any:

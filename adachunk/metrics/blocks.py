@@ -102,7 +102,7 @@ class BlockIntegrity(Metric):
             return MetricResult(1.0, None, [])
         if not blocks:
             return MetricResult(None, f"the document has no protected blocks ({source})")
-        tol = int(ctx.settings.get("bi_tolerance", 5))
+        tol = ctx.settings.bi_tolerance
         cuts = cut_points(chunks, self.params.count_chunk_ends)
         detail = []
         for lo, hi in blocks:

@@ -29,7 +29,7 @@ window holds 2 chunks.
   document, this removes the dominant cost. ``bench/icc_dcc_fast_vs_exact.py`` measures the gap.
 
 Select the mode with ``mode`` here, or ``metrics.dcc_mode`` in the profile when the metric is
-built without parameters; ``dcc_fast.v1`` is ``dcc.v1`` with ``mode: fast``.
+built without parameters (the pipeline builds it so: a profile picks a mode, never a metric name).
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ class Window:
 
     @property
     def tokens(self) -> int:
+        """Tokens the window holds: the sum of its members' tail counts (what the budget caps)."""
         return sum(self.tails)
 
     def span(self) -> Span | None:
@@ -148,8 +149,8 @@ class ContextualCoherence(Metric):
 
     def settings(self, ctx: MetricContext) -> tuple[str, int]:
         """The effective mode and window budget."""
-        mode = self.params.mode or ctx.settings.get("dcc_mode") or "exact"
-        budget = self.params.window_tokens or int(ctx.settings.get("dcc_window_tokens", 3000))
+        mode = self.params.mode or ctx.settings.dcc_mode
+        budget = self.params.window_tokens or ctx.settings.dcc_window_tokens
         return mode, budget
 
     def score(self, chunks: list[Chunk], ctx: MetricContext) -> MetricResult:
@@ -199,13 +200,3 @@ def _exact_vectors(emb, windows: list[Window], spans: list[Span], used: list[int
     win_vecs = [by_span[s] if s is not None else next(gap_vecs) for s in win_spans]
     return chunk_vecs, win_vecs
 
-
-@metrics.register("dcc_fast.v1")
-class ContextualCoherenceFast(ContextualCoherence):
-    """``dcc.v1`` with ``mode: fast`` by default."""
-
-    class Params(DCCParams):
-        """Options of ``dcc_fast.v1`` (``dcc.v1``'s, with the fast mode as default)."""
-
-        mode: Literal["exact", "fast"] | None = Field(
-            default="fast", description="exact: embed each window; fast: weighted mean of chunk embeddings")

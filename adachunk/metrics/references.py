@@ -16,6 +16,7 @@ of the document reuses the pairs. Pairs outside the text are dropped and reporte
 from __future__ import annotations
 
 import bisect
+from typing import Any
 
 from ..registry import metrics
 from ..types import Chunk
@@ -24,15 +25,15 @@ from .blocks import cut_points
 from .coref import PairSet, pairs_for, spec_key
 
 
-def _spec(ctx: MetricContext) -> tuple[dict, str]:
-    spec = ctx.settings.get("coref") or {"type": "auto"}
+def _spec(ctx: MetricContext) -> tuple[Any, str]:
+    spec = ctx.settings.coref
     return spec, spec_key(spec)
 
 
 def document_pairs(ctx: MetricContext) -> PairSet:
     """The document's pairs under the profile's ``metrics.coref`` spec (computed once per
     document and spec, shared with the DP's ``coref.pair.v1`` structures)."""
-    return pairs_for(ctx.doc, ctx.settings.get("coref"), ctx.memo)
+    return pairs_for(ctx.doc, ctx.settings.coref, ctx.memo)
 
 
 def pair_extents(ps: PairSet) -> list[tuple[int, int, int]]:

@@ -19,7 +19,7 @@ from .base import Metric, MetricContext, MetricResult
 
 def chunk_tokens(chunk: Chunk, ctx: MetricContext) -> int:
     """The chunk's own token count under the metric tokenizer (see module docstring)."""
-    counted_with = ctx.settings.get("chunk_tokenizer")
+    counted_with = ctx.chunk_tokenizer
     same = counted_with is None or counted_with == getattr(ctx.counter, "name", counted_with)
     if same and chunk.tokens >= 0:
         return chunk.tokens
@@ -37,8 +37,7 @@ class SizeCompliance(Metric):
         """Score one chunking; detail lists every chunk with its count and compliance."""
         if not chunks:
             return MetricResult(None, "no chunks")
-        lo = int(ctx.settings.get("sc_min_tokens", 100))
-        hi = int(ctx.settings.get("sc_max_tokens", 1100))
+        lo, hi = ctx.settings.sc_min_tokens, ctx.settings.sc_max_tokens
         detail = []
         ok = 0
         for c in chunks:

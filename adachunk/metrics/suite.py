@@ -89,8 +89,6 @@ def context_for(doc: Document, policy: Any = None, *, counter=None) -> MetricCon
     tokenizer differs.
     """
     policy = getattr(policy, "policy", policy)
-    settings: dict[str, Any] = dict(getattr(policy, "metrics", None) or {})
     solver = getattr(policy, "solver", None)
-    if solver is not None:
-        settings.setdefault("chunk_tokenizer", solver.tokenizer)
-    return MetricContext(doc, settings, counter=counter)
+    return MetricContext(doc, getattr(policy, "metrics", None), counter=counter,
+                         chunk_tokenizer=solver.tokenizer if solver is not None else None)

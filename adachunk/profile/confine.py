@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from ..builtin import KINDS, data_dir
+from ..datafiles import KINDS, data_dir
 from ..errors import ProfileError
 
 SEARCH_PATH_ENV = "ADACHUNK_PROFILE_PATH"

@@ -8,20 +8,18 @@ in place, new items are appended).
 
 from __future__ import annotations
 
-import typing
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
-from ..builtin import data_dir
+from ..datafiles import data_dir
+from .. import build
 from ..errors import Location, ProfileError, did_you_mean
 from . import confine
 from .confine import search_paths
 from .schema import Profile, RulePack
 from .yamlmarks import Mark, MarkedDict, MarkedList, load_yaml_file, mark_at
-
-_CODE_BY_TYPE = {"extra_forbidden": "ADA202", "missing": "ADA204", "api_key_env_not_allowed": "ADA218"}
 
 
 def builtin_names(kind: str = "profiles") -> list[str]:
@@ -159,81 +157,11 @@ def _dotted(path: tuple) -> str:
     return ".".join(str(p) for p in path)
 
 
-def _model_at(model: type, path: tuple) -> type | None:
-    """The pydantic model class that validates the mapping at ``path`` (for allowed keys)."""
-    current: Any = model
-    for key in path:
-        current = _unwrap(current)
-        if isinstance(current, type) and issubclass(current, BaseModel):
-            field = current.model_fields.get(str(key))
-            if field is None:
-                return None
-            current = field.annotation
-        elif typing.get_origin(current) in (dict, list):
-            args = typing.get_args(current)
-            current = args[-1] if args else None
-        else:
-            return None
-    current = _unwrap(current)
-    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
-
-
-def _unwrap(tp: Any) -> Any:
-    if typing.get_origin(tp) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
-        return models[0] if models else (args[0] if args else tp)
-    return tp
-
-
 def validation_errors(exc: ValidationError, data: Any, model: type, prefix: tuple = ()) -> list[ProfileError]:
-    """Turn pydantic errors into located ``ADA2xx`` errors with allowed values and hints."""
-    out = []
-    for err in exc.errors():
-        loc = _data_loc(data, prefix, err["loc"])
-        code = _CODE_BY_TYPE.get(err["type"], "ADA203")
-        if err["type"] == "value_error" and loc[-1:] == ("solver",):
-            code = "ADA211"  # cross-field solver check (min_size > max_size, overlap >= max_size)
-        allowed, hint = None, None
-        if err["type"] == "extra_forbidden":
-            owner = _model_at(model, loc[:-1])
-            if owner is not None:
-                allowed = sorted(owner.model_fields)
-                hint = did_you_mean(str(loc[-1]), allowed)
-            message = f"unknown key '{loc[-1]}'"
-        elif err["type"] == "missing":
-            message = f"missing required key '{loc[-1]}'"
-        else:
-            message = err["msg"]
-            ctx = err.get("ctx") or {}
-            if "expected" in ctx:
-                allowed = [s.strip(" '") for s in str(ctx["expected"]).replace(" or ", ",").split(",") if s.strip()]
-                hint = did_you_mean(str(err.get("input")), allowed)
-        out.append(_at(data, prefix + loc, code, message, allowed=allowed, hint=hint))
-    return out
-
-
-def _data_loc(data: Any, prefix: tuple, loc: tuple) -> tuple:
-    """A pydantic error location without its union/validator tags (``function-after[...]``).
-
-    A part is kept when it is a key or index of the data at that point; other parts containing
-    ``[`` are pydantic's tags. (Filtering on ``[`` alone would also drop a user's key ``a[b``.)
-    """
-    node: Any = data
-    for key in prefix:
-        node = node.get(key) if isinstance(node, dict) else None
-    out = []
-    for part in loc:
-        if isinstance(node, dict) and part in node:
-            out.append(part)
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            out.append(part)
-            node = node[part]
-        elif not (isinstance(part, str) and "[" in part):
-            out.append(part)
-            node = None
-    return tuple(out) or tuple(loc[-1:])
+    """Turn pydantic errors on the value at ``prefix`` of ``data`` into ``ADA2xx`` errors located
+    at their YAML source (the one translator: :func:`adachunk.build.validation_errors`)."""
+    return build.validation_errors(exc, build.node_at(data, prefix), model, prefix,
+                                   locate=lambda path: mark_at(data, path))
 
 
 def validate_profile(data: MarkedDict) -> Profile:

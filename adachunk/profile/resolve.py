@@ -14,18 +14,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
-from ..builtin import data_dir
+from ..datafiles import data_dir
+from ..build import component_params, errors_of, located
 from ..components import ensure_builtins
 from ..cost.lattice import CostRule
 from ..cost.punishments import make_shape
-from ..errors import AdachunkError, Location, ProfileError, ProfileErrors, did_you_mean
-from ..policy import Policy, SolverSettings
+from ..errors import AdachunkError, ProfileError, ProfileErrors, did_you_mean
+from ..policy import Policy
 from ..registry import detectors, embedders, shapes, splitters, tokenizers
 from . import confine
 from .limits import component_limit_errors, remote_llm_warnings
-from .loader import deep_merge, load_pack, load_raw, validate_profile, validation_errors
+from .loader import deep_merge, load_pack, load_raw, validate_profile
 from .schema import Profile
 from .yamlmarks import MarkedDict, MarkedList, mark_at, plain
 
@@ -51,48 +50,29 @@ class ResolvedProfile:
 
     @property
     def fingerprint(self) -> str:
+        """The policy's fingerprint: what cache keys and output records name this profile by."""
         return self.policy.fingerprint
 
     @property
     def name(self) -> str:
+        """The ``name`` the profile declares (what reports and records call it)."""
         return self.profile.name
 
 
 def _located(err: AdachunkError, data: Any, path: tuple) -> AdachunkError:
-    if err.location.file is None:
-        mark = mark_at(data, path)
-        if mark:
-            err.location = Location(*mark)
-    if not err.key_path:
-        err.key_path = ".".join(str(p) for p in path)
-    return err
+    return located(err, path, lambda key: mark_at(data, key))
 
 
 def _component(registry, spec: dict, data: Any, path: tuple, errors: list, reserved: tuple[str, ...]):
     """Validate one ``{type: ..., **fields}`` spec; return (class, params) or None."""
-    type_name = spec.get("type")
-    if not isinstance(type_name, str):
-        errors.append(_located(ProfileError(code="ADA203", message="'type' must be a component name (a string)",
-                                            allowed=registry.names()), data, path + ("type",)))
-        return None
     try:
-        cls = registry.get(type_name)
+        cls, params = component_params(registry, spec, path, reserved=reserved,
+                                       locate=lambda key: mark_at(data, key))
     except ProfileError as exc:
-        errors.append(_located(exc, data, path + ("type",)))
+        errors.extend(errors_of(exc))
         return None
-    fields = {k: v for k, v in spec.items() if k not in reserved}
-    params_model = getattr(cls, "Params", None)
-    if params_model is None:
-        return cls, fields
-    try:
-        params = params_model.model_validate(fields)
-    except ValidationError as exc:
-        errs = validation_errors(exc, data, params_model, path)
-        for e in errs:
-            if e.code == "ADA202":
-                e.allowed = sorted(set(params_model.model_fields) | set(reserved))
-        errors.extend(errs)
-        return None
+    if getattr(cls, "Params", None) is None:
+        return cls, params
     # hard caps on limits a profile could otherwise lift (a component's own le= may be missing)
     capped = [_located(e, data, path + (key,)) for key, e in component_limit_errors(params)]
     if capped:
@@ -160,17 +140,17 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
     if errors or profile is None:
         raise ProfileErrors(errors)
     fp = fingerprint(profile, pack_files + extra_files)
-    solver = SolverSettings(**{**profile.solver.model_dump(), "overlap_units": tuple(profile.solver.overlap_units)})
-    metrics, index = profile.metrics.model_dump(), profile.index.model_dump()
+    sections = {"metrics": profile.metrics, "index": profile.index}
     for (section, name), where in model_paths.items():  # model folders, confined and made absolute
-        embedder = (metrics if section == "metrics" else index).get("embedder")
-        if isinstance(embedder, dict):
-            embedder[name] = str(where)
+        embedder = sections[section].embedder
+        if embedder is not None:
+            sections[section] = sections[section].updated(embedder={**embedder.model_dump(), name: str(where)})
+    # the schema's validated sections are the policy's (frozen: no stage can change them)
     policy = Policy(
-        name=profile.name, fingerprint=fp, detectors=built, rules=tuple(rules), solver=solver,
-        candidates=tuple(candidates), postprocess=profile.postprocess.model_dump(),
-        metrics=metrics, select=profile.select.model_dump(),
-        index=index, data=canonical(profile),
+        name=profile.name, fingerprint=fp, detectors=built, rules=tuple(rules), solver=profile.solver,
+        candidates=tuple(candidates), postprocess=profile.postprocess,
+        metrics=sections["metrics"], select=profile.select,
+        index=sections["index"], data=canonical(profile),
     )
     return ResolvedProfile(profile=profile, policy=policy, files=files + pack_files + extra_files, data=data,
                            warnings=remote_llm_warnings(data))

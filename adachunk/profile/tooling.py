@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..builtin import KINDS, data_dir
+from ..datafiles import KINDS, data_dir
 
 # --- rendering helpers ----------------------------------------------------------------------
 

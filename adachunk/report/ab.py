@@ -242,6 +242,7 @@ class AbResult:
 
     @property
     def gate_failed(self) -> bool:
+        """Whether any ``--fail-if`` condition holds on the A/B summary (non-zero exit)."""
         return any(g["holds"] for g in self.gate)
 
 

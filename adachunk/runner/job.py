@@ -93,7 +93,7 @@ def _profile(opts: JobOptions):
 
 def index_embedder(policy):
     """The embedder of the vector index (the index spec's, else the metrics embedder)."""
-    spec = policy.index.get("embedder") or policy.metrics.get("embedder")
+    spec = policy.index.embedder or policy.metrics.embedder
     key = ("embedder", repr(spec))
     if key not in _STATE:
         from ..metrics.embedders import load_embedder
@@ -117,9 +117,9 @@ def index_vectors(records: list[dict[str, Any]], policy, ctx) -> np.ndarray:
 
     from ..metrics.embedders.spans import document_span_embeddings
 
-    mode = policy.index.get("embed_text", "heading_path+text")
-    spec = policy.index.get("embedder")
-    if spec is None or spec == policy.metrics.get("embedder"):
+    mode = policy.index.embed_text
+    spec = policy.index.embedder
+    if spec is None or spec == policy.metrics.embedder:
         return span_embeddings(ctx).get_prefixed([embed_prefix(r, mode) for r in records],
                                                  [(r["start"], r["end"]) for r in records])
     # cached by text, like the metrics' vectors: an unchanged chunk is not embedded again

@@ -8,16 +8,15 @@ Every file is written to a temporary name and renamed, so readers never see a pa
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Iterable
 
 from ..errors import AdachunkError
 from ..sink.parquet import ParquetWriter
+from ..sink.files import close_and_replace, temp_path, write_error
 from ..sink.records import dumps
 from ..types import METRIC_KEYS
-from ..sink.files import write_error
 from .state import ResultStore
 
 
@@ -45,7 +44,7 @@ class _Writer:
 
     def __init__(self, path: Path):
         self.path = path
-        self.tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+        self.tmp = temp_path(path)
         try:
             self.f = open(self.tmp, "w", encoding="utf-8", newline="\n")
         except OSError as exc:
@@ -58,11 +57,7 @@ class _Writer:
             raise write_error(self.path, exc) from None
 
     def close(self) -> None:
-        try:
-            self.f.close()
-            os.replace(self.tmp, self.path)
-        except OSError as exc:
-            raise write_error(self.path, exc) from None
+        close_and_replace(self.f.close, self.tmp, self.path)
 
 
 def assemble(out: Path, sources: Iterable[str], store: ResultStore, *, index_sink=None,

@@ -39,6 +39,7 @@ class Progress:
         return rate, f"{int(eta // 60)}:{int(eta % 60):02d}"
 
     def close(self) -> None:
+        """End the progress line with a newline so later output starts on a line of its own."""
         if self.enabled:
             self.stream.write("\n")
             self.stream.flush()

@@ -11,6 +11,7 @@ from typing import Any, Iterable
 from ..ingest import supported_suffixes
 from ..ingest.discover import expand_inputs
 from ..analysis.store import default_store
+from ..policy_types import IndexSpec
 from ..sink.vectors import write_index_meta
 from .backends import run_dask, run_pool, run_serial
 from .job import DocResult, JobOptions, file_sha256
@@ -38,6 +39,7 @@ class RunSummary:
 
     @property
     def ok(self) -> bool:
+        """Whether the run is complete: no document failed and none of the inputs is missing."""
         return self.failed == 0 and not self.summary.get("totals", {}).get("missing")
 
 
@@ -79,13 +81,10 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
     if backend == "dask" and profile.endswith((".yaml", ".yml")) and os.path.exists(profile):
         profile = os.path.abspath(profile)  # workers resolve paths in their own working folder
     rp = load_profile(profile, **overrides)
-    index = dict(rp.policy.index)
-    if sink:
-        index["sink"] = sink
-    if qdrant_url:
-        index["qdrant_url"] = qdrant_url
+    # the command line's sink and URL replace the profile's (as given: the CLI checks them)
+    index = rp.policy.index.model_copy(update={k: v for k, v in (("sink", sink), ("qdrant_url", qdrant_url)) if v})
     opts = JobOptions(profile=str(profile), overrides=tuple(sorted(overrides.items())), errors=errors,
-                      postprocess=postprocess, index=index.get("sink") != "none")
+                      postprocess=postprocess, index=index.sink != "none")
     check_embedders(rp, index, opts.index)
     out = Path(out)
     items = list(inputs)
@@ -147,7 +146,7 @@ def _execute(todo, opts: JobOptions, store: ResultStore, backend: str, scheduler
     bar.close()
 
 
-def check_embedders(rp, index: dict[str, Any], with_index: bool) -> None:
+def check_embedders(rp, index: IndexSpec, with_index: bool) -> None:
     """Fail before any document (and any output) when an embedding model the run needs is not
     available: the ICC/DCC embedder when they weigh in the score, the index embedder when there
     is an index. A per-document failure would cost the whole corpus's work and end in the same
@@ -160,14 +159,14 @@ def check_embedders(rp, index: dict[str, Any], with_index: bool) -> None:
     from ..metrics.embedders import load_embedder
     from ..profile.yamlmarks import mark_at
 
-    weights = rp.policy.metrics.get("weights", {})
+    weights = rp.policy.metrics.weights
     needed = []
     if any(weights.get(key) for key in _EMBEDDING_METRICS):
         needed.append(("metrics", "embedder"))
     if with_index:
-        needed.append(("index", "embedder") if index.get("embedder") else ("metrics", "embedder"))
+        needed.append(("index", "embedder") if index.embedder else ("metrics", "embedder"))
     for path in dict.fromkeys(needed):
-        spec = index.get("embedder") if path[0] == "index" else rp.policy.metrics.get("embedder")
+        spec = index.embedder if path[0] == "index" else rp.policy.metrics.embedder
         try:
             load_embedder(spec)
         except ProfileError as err:
@@ -180,18 +179,18 @@ def check_embedders(rp, index: dict[str, Any], with_index: bool) -> None:
             raise
 
 
-def _sink(out: Path, index: dict[str, Any], rp):
+def _sink(out: Path, index: IndexSpec, rp):
     """Open the vector sink, ready to be brought to the folder's chunks (``IndexSync``)."""
     from ..metrics.embedders import load_embedder
     from ..sink.sync import IndexSync
     from ..sink.vectors import index_meta, open_sink
 
-    sink = open_sink(out, index)
+    sink = open_sink(out, index.sink, index.collection, index.qdrant_url)
     if sink is None:
         return None
-    spec = index.get("embedder") or rp.policy.metrics.get("embedder")
+    spec = index.embedder or rp.policy.metrics.embedder
     emb = load_embedder(spec)
-    identity = index_meta(index, {"spec": spec, **emb.identity()})
+    identity = index_meta(index, {"spec": spec.model_dump(), **emb.identity()})
     sync = IndexSync(sink, out, identity)
     sync.identity = identity
     return sync

@@ -68,6 +68,7 @@ class ResultStore:
                 path.unlink(missing_ok=True)
 
     def meta(self, source: str) -> dict[str, Any] | None:
+        """The saved JSON record of ``source``'s last result; None when absent or unreadable."""
         path, _ = self._paths(source)
         try:
             return json.loads(path.read_text(encoding="utf-8"))

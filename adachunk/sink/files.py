@@ -8,13 +8,33 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Callable
 
 from ..errors import InputError, Location
 
 
+def temp_path(path: Path) -> Path:
+    """The temporary name ``path`` is written under before it is moved into place (same folder,
+    so the rename is atomic; the pid keeps two writers apart)."""
+    return path.with_name(path.name + f".tmp{os.getpid()}")
+
+
+def close_and_replace(close: Callable[[], None], tmp: Path, path: Path) -> None:
+    """Finish a file written under ``tmp`` (``close``), then move it to ``path``.
+
+    Raises:
+        InputError: ``ADA307`` when closing or renaming fails.
+    """
+    try:
+        close()
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise write_error(path, exc) from None
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (temporary file in the same folder, fsync, rename)."""
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    tmp = temp_path(path)
     try:
         with open(tmp, "wb") as f:
             f.write(data)

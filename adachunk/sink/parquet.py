@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 from ..types import METRIC_KEYS
-from .files import write_error
+from .files import close_and_replace, temp_path, write_error
 from .records import arrow_schema
 
 
@@ -24,7 +23,7 @@ class ParquetWriter:
         import pyarrow.parquet as pq
 
         self.pa, self.path = pa, path
-        self.tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+        self.tmp = temp_path(path)
         self.schema = arrow_schema()
         try:
             self.writer = pq.ParquetWriter(str(self.tmp), self.schema)
@@ -44,8 +43,4 @@ class ParquetWriter:
 
     def close(self) -> None:
         """Finish the file and move it into place."""
-        try:
-            self.writer.close()
-            os.replace(self.tmp, self.path)
-        except OSError as exc:
-            raise write_error(self.path, exc) from None
+        close_and_replace(self.writer.close, self.tmp, self.path)

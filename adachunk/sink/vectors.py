@@ -121,6 +121,7 @@ class LanceDBSink:
             table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
 
     def search(self, vector: np.ndarray, k: int) -> list[dict[str, Any]]:
+        """The ``k`` stored chunks nearest to ``vector`` by cosine: payload and ``score``."""
         table = self._table()
         if table is None:
             return []
@@ -134,6 +135,7 @@ class LanceDBSink:
         return out
 
     def count(self) -> int:
+        """Rows stored in the table (0 before the first write)."""
         table = self._table()
         return 0 if table is None else int(table.count_rows())
 
@@ -200,6 +202,7 @@ class QdrantSink:
         """Nothing to do: Qdrant optimises its segments itself."""
 
     def search(self, vector: np.ndarray, k: int) -> list[dict[str, Any]]:
+        """The ``k`` stored points nearest to ``vector``: payload and ``score``."""
         if not self.client.collection_exists(self.collection):
             return []
         res = self.client.query_points(self.collection, query=np.asarray(vector, np.float32).tolist(), limit=k,
@@ -207,31 +210,46 @@ class QdrantSink:
         return [dict(p.payload or {}) | {"score": round(float(p.score), 6)} for p in res.points]
 
     def count(self) -> int:
+        """Points stored in the collection (exact count; 0 before the first write)."""
         if not self.client.collection_exists(self.collection):
             return 0
         return int(self.client.count(self.collection, exact=True).count)
 
     def close(self) -> None:
+        """Release the client (and, in local mode, the lock on the storage folder)."""
         self.client.close()
 
 
-def open_sink(out: Path, index: dict[str, Any]) -> VectorSink | None:
-    """The sink configured by a profile's ``index`` section for the output folder ``out``."""
-    kind = index.get("sink", "lancedb")
+def open_sink(out: Path, kind: str, collection: str, qdrant_url: str | None = None) -> VectorSink | None:
+    """The vector store ``kind`` (``lancedb``, ``qdrant`` or ``none``) for the output folder ``out``.
+
+    Args:
+        out: the run's output folder (local stores live under it).
+        kind: the ``index.sink`` setting, or what ``index.json`` recorded.
+        collection: table / collection name.
+        qdrant_url: a Qdrant server; None keeps Qdrant in local mode under ``out``.
+
+    Returns:
+        The open sink, or None for ``none``.
+    """
     if kind == "none":
         return None
     with index_errors(Path(out)):  # e.g. a local Qdrant folder another process has open
         if kind == "qdrant":
-            url = index.get("qdrant_url")
-            return QdrantSink(url=url, path=None if url else Path(out) / "qdrant",
-                              collection=index.get("collection", "chunks"))
-        return LanceDBSink(Path(out) / "lancedb", index.get("collection", "chunks"))
+            return QdrantSink(url=qdrant_url, path=None if qdrant_url else Path(out) / "qdrant",
+                              collection=collection)
+        return LanceDBSink(Path(out) / "lancedb", collection)
 
 
-def index_meta(index: dict[str, Any], embedder_identity: dict[str, Any]) -> dict[str, Any]:
-    """How an index is built: its store, collection, embedded text and embedder."""
-    return {"sink": index.get("sink", "lancedb"), "collection": index.get("collection", "chunks"),
-            "qdrant_url": index.get("qdrant_url"), "embed_text": index.get("embed_text"),
+def index_meta(index: Any, embedder_identity: dict[str, Any]) -> dict[str, Any]:
+    """How an index is built: its store, collection, embedded text and embedder.
+
+    Args:
+        index: the profile's ``index`` section (:class:`~adachunk.policy_types.IndexSpec`).
+        embedder_identity: the index embedder's spec and identity.
+    """
+    return {"sink": index.sink, "collection": index.collection, "qdrant_url": index.qdrant_url,
+            "embed_text": index.model_dump(include={"embed_text"})["embed_text"],
             "embedder": embedder_identity, "payload": list(PAYLOAD_FIELDS)}
 
 

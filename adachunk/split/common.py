@@ -1,10 +1,10 @@
 """Token plumbing shared by the simple splitters (fixed, recursive, page, sentence, post-processing).
 
-:class:`TokenIndex` tokenises a document once and answers "how many tokens in ``[a, b)``?" in
-O(log n) from the whole-document tokenisation (:meth:`TokenIndex.estimate`). A slice tokenised on
-its own can differ from that estimate by a token or two at its edges, so decisions far from a
-limit use the estimate and decisions near it use the slice's own count (:meth:`TokenIndex.fits`,
-memoised). This keeps the recursive splitter near-linear while every final chunk is still checked
+:class:`DocumentTokens` tokenises a document once with the profile's tokenizer (the unit of chunk
+sizes) and answers "how many tokens in ``[a, b)``?" in O(log n) from the whole-document
+tokenisation (:meth:`DocumentTokens.estimate`). A slice tokenised on its own can differ from that
+estimate by a token or two at its edges, so decisions far from a limit use the estimate and
+decisions near it use the slice's own count (:meth:`DocumentTokens.fits`, memoised). This keeps the recursive splitter near-linear while every final chunk is still checked
 on its own count. :func:`make_chunking` turns spans into chunks the same way for every splitter of
 this package (own token counts, heading paths and pages via :func:`build_chunks`).
 """
@@ -26,8 +26,11 @@ from .assemble import HeadingIndex, build_chunks
 MARGIN = 8
 
 
-class TokenIndex:
-    """One document tokenised once: token estimates of any span, memoised own counts.
+class DocumentTokens:
+    """One document tokenised once by the chunk-size tokenizer: estimates and own counts of spans.
+
+    Not to be confused with :class:`~adachunk.metrics.embedders.pooling.ModelTokenCounter`,
+    which counts an embedding model's word pieces, a different unit.
 
     Attributes:
         text: the document text.
@@ -97,8 +100,9 @@ class TokenIndex:
         return max(best, a + 1)
 
 
-def token_index(doc: Document, tokenizer: str) -> TokenIndex:
-    """The document's shared :class:`TokenIndex` (every candidate and post-processing reuse it)."""
+def token_index(doc: Document, tokenizer: str) -> DocumentTokens:
+    """The document's shared :class:`DocumentTokens` (every candidate and post-processing reuse
+    it)."""
     from ..analysis import analysis_of
 
     return analysis_of(doc).token_index(tokenizer)
@@ -113,7 +117,7 @@ def heading_index(doc: Document) -> HeadingIndex:
 
 def make_chunking(doc: Document, policy: Policy, spans: Sequence[tuple[int, int]], splitter: str,
                   meta: dict | None = None, core_starts: Sequence[int] | None = None,
-                  index: TokenIndex | None = None) -> Chunking:
+                  index: DocumentTokens | None = None) -> Chunking:
     """A :class:`Chunking` from spans (own token counts, heading paths, pages, ids).
 
     ``size`` is in the profile's solver unit (tokens of the core span, or characters). Own counts

@@ -1,8 +1,9 @@
 """Fixed-size token windows (``fixed.v1``), the plainest splitter of the pool.
 
 Windows of ``size`` tokens of the whole-document tokenisation, optionally overlapping; the token
-plumbing (:class:`~adachunk.split.common.TokenIndex`, :func:`~adachunk.split.common.make_chunking`)
-is shared with the other simple splitters in :mod:`adachunk.split.common`.
+plumbing (:class:`~adachunk.split.common.DocumentTokens`,
+:func:`~adachunk.split.common.make_chunking`) is shared with the other simple splitters in
+:mod:`adachunk.split.common`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
 from ..types import Chunking, Document
-from .common import TokenIndex, make_chunking, token_index
+from .common import DocumentTokens, make_chunking, token_index
 
 
 class FixedParams(ComponentParams):
@@ -33,7 +34,7 @@ class FixedParams(ComponentParams):
         return self
 
 
-def fixed_windows(index: TokenIndex, size: int) -> list[tuple[int, int]]:
+def fixed_windows(index: DocumentTokens, size: int) -> list[tuple[int, int]]:
     """Consecutive windows of at most ``size`` own tokens, cut at token boundaries.
 
     Cuts fall on token boundaries of the whole-document tokenisation that are also code-point
@@ -80,7 +81,7 @@ class FixedSplitter:
                              index=index)
 
 
-def _overlap_start(index: TokenIndex, prev: int, a: int, b: int, overlap: int, size: int) -> int:
+def _overlap_start(index: DocumentTokens, prev: int, a: int, b: int, overlap: int, size: int) -> int:
     """Earliest token boundary in ``[prev, a)`` giving <= ``overlap`` tokens and a chunk <= ``size``.
 
     The estimate proposes the boundary; own counts confirm it, moving towards ``a`` if needed.

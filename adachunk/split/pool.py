@@ -3,7 +3,7 @@
 Each candidate is ``(type, params, display name)`` from ``policy.candidates``. A candidate that
 fails (a coded :class:`~adachunk.errors.AdachunkError` or any other exception) yields a
 :class:`CandidateRun` with ``error`` set and no chunking; the others still run. Post-processing
-(:mod:`adachunk.postprocess`) follows the profile unless disabled.
+(:mod:`adachunk.split.postprocess`) follows the profile unless disabled.
 """
 
 from __future__ import annotations
@@ -13,12 +13,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
-
 from ..components import ensure_builtins
-from ..errors import AdachunkError, ProfileError, ProfileErrors, did_you_mean
+from ..build import build_component
+from ..errors import AdachunkError
 from ..policy import Policy
-from ..postprocess import postprocess as qc
+from .postprocess import postprocess as qc
 from ..registry import splitters
 from ..types import Chunking, Document
 
@@ -49,37 +48,17 @@ class CandidateRun:
         return self.chunking is not None
 
 
-def _params_error(type_name: str, model: Any, exc: ValidationError) -> ProfileError:
-    """Coded errors for invalid splitter parameters (ADA202 unknown key, ADA203 bad value)."""
-    fields = sorted(model.model_fields)
-    errors = []
-    for err in exc.errors():
-        key = ".".join(str(p) for p in err.get("loc", ()))
-        if err.get("type") == "extra_forbidden":
-            errors.append(ProfileError(code="ADA202", message=f"{type_name} has no parameter '{key}'",
-                                       key_path=key, allowed=fields, hint=did_you_mean(key, fields)))
-        else:
-            errors.append(ProfileError(code="ADA203", message=f"{type_name}: {err.get('msg', 'invalid value')}",
-                                       key_path=key or None))
-    return errors[0] if len(errors) == 1 else ProfileErrors(errors)
-
-
 def make_splitter(type_name: str, params: dict[str, Any] | None = None) -> Any:
     """Instantiate the registered splitter ``type_name`` with validated ``params``.
 
     Raises:
         ProfileError: ``ADA205`` for an unknown splitter (listing the known ones), ``ADA202`` for
-            an unknown parameter, ``ADA203`` for a bad value.
+            an unknown parameter, ``ADA203`` for a bad value (:func:`adachunk.build.build_component`).
     """
     ensure_builtins()
-    cls = splitters.get(type_name)
-    model = getattr(cls, "Params", None)
-    if model is None:
-        return cls(dict(params or {}))
-    try:
-        return cls(model.model_validate(dict(params or {})))
-    except ValidationError as exc:
-        raise _params_error(type_name, model, exc) from None
+    # params may come from elsewhere than a resolved profile (tune variants, the API, benchmarks),
+    # so they are validated here too
+    return build_component(splitters, {**(params or {}), "type": type_name})
 
 
 def run_candidate(doc: Document, policy: Policy, type_name: str, params: dict[str, Any] | None = None,

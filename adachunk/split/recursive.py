@@ -12,7 +12,7 @@ the core spans tile the document.
 
 Differences from the paper's code, on purpose:
 
-- Token counts come from one tokenisation of the document (:class:`~.fixed.TokenIndex`); a
+- Token counts come from one tokenisation of the document (:class:`~.common.DocumentTokens`); a
   piece's own count is computed only when the estimate is near a limit, and every final chunk is
   checked on its own count and repaired (a piece moved to the next chunk, or shredded further).
 - No wasted work: the paper re-splits the last piece of every chunk down to characters even
@@ -44,7 +44,7 @@ from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
 from ..types import Chunking, Document
-from .common import MARGIN, TokenIndex, make_chunking, token_index
+from .common import MARGIN, DocumentTokens, make_chunking, token_index
 
 #: The paper's separator priority (regexes; "" is the character-level hard split).
 PAPER_SEPARATORS: tuple[str, ...] = (
@@ -102,7 +102,7 @@ def compile_separators(separators) -> list[Separator | None]:
 class Shredder:
     """Stage 1: cut a span into pieces that each fit a token limit (exact offsets)."""
 
-    def __init__(self, index: TokenIndex, patterns: list[Separator | None], min_piece_chars: int = 10,
+    def __init__(self, index: DocumentTokens, patterns: list[Separator | None], min_piece_chars: int = 10,
                  attach_start: bool = False):
         self.index = index
         self.patterns = patterns
@@ -181,7 +181,7 @@ class Shredder:
 class Merger:
     """Stage 2: group consecutive pieces into cores within a token budget."""
 
-    def __init__(self, index: TokenIndex, shredder: Shredder, stats: dict):
+    def __init__(self, index: DocumentTokens, shredder: Shredder, stats: dict):
         self.index = index
         self.shredder = shredder
         self.stats = stats
@@ -262,7 +262,7 @@ class Merger:
         return groups
 
 
-def overlap_start(index: TokenIndex, shredder: Shredder, units: list[tuple[int, int]], core: tuple[int, int],
+def overlap_start(index: DocumentTokens, shredder: Shredder, units: list[tuple[int, int]], core: tuple[int, int],
                   overlap: int, size: int) -> int:
     """Start of a chunk once whole trailing units of the previous core are prepended.
 
@@ -334,7 +334,7 @@ class RecursiveParams(ComponentParams):
         return self
 
 
-def recursive_cores(index: TokenIndex, a: int, b: int, params: RecursiveParams, stats: dict | None = None,
+def recursive_cores(index: DocumentTokens, a: int, b: int, params: RecursiveParams, stats: dict | None = None,
                     patterns: list[Separator | None] | None = None) -> tuple[list[tuple[int, int]], Shredder, list]:
     """Stages 1 and 2 on ``[a, b)`` of ``index.text``: the cores, the shredder and the final pieces."""
     stats = {} if stats is None else stats

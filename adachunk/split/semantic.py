@@ -138,7 +138,7 @@ class SemanticSplitter:
         """The embedder for this candidate (see module docstring)."""
         from ..metrics.embedders import load_embedder
 
-        return load_embedder(self.params.embedder or (policy.metrics or {}).get("embedder"))
+        return load_embedder(self.params.embedder or policy.metrics.embedder)
 
     def split(self, doc: Document, policy: Policy) -> Chunking:
         """Chunk ``doc``; meta records the sentence count, breakpoints and size cuts."""

@@ -96,14 +96,14 @@ def make_variant(base: Policy, space: Space, point: Mapping[str, float]) -> Vari
         cands = [("dp.v1", {}, "solver")]
     elif space.target != "pool":
         cands = [c for c in cands if c[2] == space.target]
-    return Variant(policy, cands, weights_of(point, base.metrics.get("weights", {})))
+    return Variant(policy, cands, weights_of(point, base.metrics.weights))
 
 
 def _repair_settings(s):
     hi = s.max_size
     lo = min(s.min_size, hi)
     target = None if s.target_size is None else min(max(s.target_size, lo), hi)
-    return dataclasses.replace(s, min_size=lo, target_size=target)
+    return s.model_copy(update={"min_size": lo, "target_size": target})
 
 
 def _repair_params(solver, params: dict) -> dict:
@@ -184,7 +184,7 @@ class Evaluator:
     _cache: dict[tuple, CandEval] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        base_w = self.base.metrics.get("weights", {})
+        base_w = self.base.metrics.weights
         wanted = {k for k, w in base_w.items() if w > 0}
         if self.space.target == "pool":  # selection may weigh metrics the yardstick does not
             wanted |= {p.key.split(".")[1] for p in self.space.params if p.kind == "weight" and p.high > 0}
@@ -206,7 +206,7 @@ class Evaluator:
         settings = variant.policy.solver.with_overrides(**params)
         scales = tuple((r.name, getattr(r.on, "scale", None), getattr(r.off, "scale", None))
                        for r in variant.policy.rules)
-        return (name, type_name, json.dumps(dataclasses.asdict(settings), sort_keys=True, default=str), scales)
+        return (name, type_name, json.dumps(settings.model_dump(), sort_keys=True, default=str), scales)
 
     def candidate(self, doc_id: str, variant: Variant, cand: tuple[str, dict, str]) -> CandEval:
         """Run and score one candidate on one document (cached)."""
@@ -217,7 +217,7 @@ class Evaluator:
         doc = self.docs[doc_id]
         type_name, params, name = cand
         run = run_candidate(doc, variant.policy, type_name, params, name,
-                            postprocess=variant.policy.postprocess.get("enabled", True))
+                            postprocess=variant.policy.postprocess.enabled)
         status = _status(run.chunking)
         values: dict[str, float | None] = {}
         if run.chunking is not None and self.keys:
@@ -233,8 +233,8 @@ class Evaluator:
     def document(self, doc_id: str, variant: Variant) -> tuple[DocEval, CandEval | None]:
         """The document's score under ``variant`` and the candidate that was scored (winner)."""
         results = [self.candidate(doc_id, variant, c) for c in variant.cands]
-        none_policy = self.base.metrics.get("none_policy", "neutral")
-        yard = self.base.metrics.get("weights", {})
+        none_policy = self.base.metrics.none_policy
+        yard = self.base.metrics.weights
         if len(results) == 1:
             best = results[0] if results[0].status != "error" else None
         else:

@@ -24,7 +24,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from ..builtin import data_dir
+from ..datafiles import data_dir
 from ..profile.confine import SEARCH_PATH_ENV
 from ..profile.tooling import flow
 from .objective import scaled, weights_of
@@ -134,8 +134,8 @@ def tuned_yaml(res: TuneResult, rp, space: Space, profile_arg: str, *, objective
             lines.append(f"  - {flow(_plain(ordered))}" + (f"  # {'; '.join(notes)}" if notes else ""))
     weight_keys = [k for k in final if k.startswith("weights.")]
     if weight_keys:
-        w = weights_of(final, base.metrics.get("weights", {}))
-        spread = weight_spread(res, base.metrics.get("weights", {}))
+        w = weights_of(final, base.metrics.weights)
+        spread = weight_spread(res, base.metrics.weights)
         lines += ["metrics:", "  # weights fitted to the QA set, written whole (renormalised to sum 1); spread over "
                   "the fold winners: " + ", ".join(f"{k} {s['mean']:.2f}±{s['std']:.2f}" for k, s in spread.items()),
                   f"  weights: {flow({k: _num(v) for k, v in w.items()})}"]
@@ -266,7 +266,7 @@ def write_outputs(res: TuneResult, rp, space: Space, profile_arg: str, *, object
              "trials": out / "trials.json"}
     files["tuned"].write_text(tuned_yaml(res, rp, space, profile_arg, objective=objective, qa_measure=qa_measure),
                               encoding="utf-8", newline="\n")
-    summary = ab_summary(res, space, objective=objective, base_weights=rp.policy.metrics.get("weights", {}))
+    summary = ab_summary(res, space, objective=objective, base_weights=rp.policy.metrics.weights)
     files["ab"].write_text(json.dumps(summary, indent=1, sort_keys=False) + "\n", encoding="utf-8")
     files["report"].write_text(report_md(summary, rp.name), encoding="utf-8", newline="\n")
     files["trials"].write_text(json.dumps([{"fold": f.index, "trials": f.history} for f in res.folds], indent=1)

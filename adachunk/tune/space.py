@@ -105,6 +105,7 @@ class Space:
 
     @property
     def tunes_weights(self) -> bool:
+        """Whether the space searches metric weights (the summary then reports their spread)."""
         return any(p.kind == "weight" for p in self.params)
 
 
@@ -245,7 +246,7 @@ def build_space(rp, spec: TuneSpaceSpec, *, target: str | None, objective: str, 
         elif target != "pool":
             errors.append(_err(f"metric weights change only which candidate wins: the target must be 'pool', not "
                                f"'{target}'", ("weights",), data, origin))
-        weights = policy.metrics.get("weights", {})
+        weights = policy.metrics.weights
         for key, (lo, hi) in spec.weights.items():
             params.append(Param(f"weights.{key}", "weight", float(lo), float(hi), float(weights.get(key, 0.0))))
     if errors:

@@ -16,6 +16,7 @@ import json
 import logging
 from typing import Any, Callable, Mapping
 
+from ...build import build_component
 from ...errors import AdachunkError, ProfileError
 from ...registry import coref
 from ...types import Document
@@ -66,16 +67,10 @@ def _ensure_registered(name: str, module: str) -> bool:
 
 def _build(name: str, fields: dict[str, Any]) -> CorefBackend:
     """Instantiate the registered backend ``name`` with ``fields`` as its Params."""
-    cls = coref.get(name)
-    params_cls = getattr(cls, "Params", None)
-    if params_cls is None:
-        return cls()
-    try:
-        params = params_cls(**fields)
-    except Exception as exc:  # pydantic ValidationError: the profile's fault
-        raise ProfileError(code="ADA203", message=f"invalid parameters for coreference backend {name}: {exc}",
-                           key_path="metrics.coref") from None
-    return cls(params)
+    # every field problem is ADA203 here (RC reports it as its reason; callers match that code)
+    return build_component(coref, {**fields, "type": name}, ("metrics", "coref"), code="ADA203",
+                           subject=f"coreference backend {name}",
+                           factory=lambda cls, params: cls() if getattr(cls, "Params", None) is None else cls(params))
 
 
 def get_backend(spec: Any, doc: Document) -> CorefBackend | None:

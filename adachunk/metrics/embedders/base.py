@@ -74,6 +74,7 @@ class Embedder:
 
     @property
     def batch_size(self) -> int:
+        """Most texts per model call (a speed and memory knob; it never changes the vectors)."""
         return self.params.batch_size
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:  # pragma: no cover - interface

@@ -39,10 +39,12 @@ class HashEmbedder(Embedder):
 
     @property
     def dim(self) -> int:
+        """Vector dimension: the number of hash buckets."""
         return self.params.dim
 
     @property
     def max_tokens(self) -> int | None:
+        """The simulated input limit, in words (None: unlimited, nothing is pooled)."""
         return self.params.max_tokens
 
     def word_vector(self, word: str) -> tuple[int, float]:
@@ -51,6 +53,7 @@ class HashEmbedder(Embedder):
         return h % self.dim, (1.0 if (h >> 31) & 1 else -1.0)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """The L2-normalised signed bucket counts of each text's lower-cased words."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for i, text in enumerate(texts):
             for m in _WORD.finditer(text.lower()):
@@ -59,4 +62,5 @@ class HashEmbedder(Embedder):
         return normalise(out)
 
     def token_starts(self, text: str) -> np.ndarray:
+        """Where each word starts: this embedder's "tokens" are words (see :attr:`max_tokens`)."""
         return np.fromiter((m.start() for m in _WORD.finditer(text)), dtype=np.int64)

@@ -99,6 +99,7 @@ class Model2VecEmbedder(Embedder):
         self._model = None
 
     def identity(self) -> dict:
+        """The model is named by its resolved directory (batch size does not change vectors)."""
         return {"path": str(self.path.resolve())}
 
     @property
@@ -113,9 +114,11 @@ class Model2VecEmbedder(Embedder):
 
     @property
     def dim(self) -> int:
+        """Vector dimension of the loaded static model."""
         return int(self.model.dim)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Normalised embeddings of whole texts (a static model has no input limit)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         # max_length=None: embed the whole text (a static model has no context limit);

@@ -20,8 +20,13 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-class TokenIndex:
-    """Counts model tokens of any span in O(log n) from the token start offsets."""
+class ModelTokenCounter:
+    """Counts the embedding model's tokens (word pieces) of any span in O(log n).
+
+    Built from the offsets where the model's tokens start, so it measures spans against the
+    model's input limit. Not the chunk-size unit: that is
+    :class:`~adachunk.split.common.DocumentTokens`, in the profile's tokenizer.
+    """
 
     def __init__(self, starts: np.ndarray):
         self.starts = np.asarray(starts, dtype=np.int64)
@@ -49,7 +54,7 @@ def _sentence_cuts(text: str, lo: int, hi: int) -> list[int]:
 class GridBuilder:
     """Cuts ``text`` so that every piece holds at most ``limit`` model tokens."""
 
-    def __init__(self, text: str, tokens: TokenIndex, limit: int):
+    def __init__(self, text: str, tokens: ModelTokenCounter, limit: int):
         self.text = text
         self.tokens = tokens
         self.limit = max(1, limit)

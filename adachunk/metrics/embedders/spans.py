@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .base import Embedder, fits_quickly, normalise
-from .pooling import GridBuilder, TokenIndex, pieces_of
+from .pooling import GridBuilder, ModelTokenCounter, pieces_of
 
 Span = tuple[int, int]
 DEFAULT_EMBEDDER: dict[str, Any] = {"type": "sentence_transformers.v1"}
@@ -51,7 +51,7 @@ class SpanEmbeddings:
         self._vectors: dict[Span, np.ndarray] = {}
         self._by_text: dict[str, np.ndarray] = {}
         self._piece_texts: dict[str, np.ndarray] = {}  # text of every span that fits → its vector
-        self._tokens: TokenIndex | None = None
+        self._tokens: ModelTokenCounter | None = None
         self._grid: np.ndarray | None = None
         self.stats = {"model_calls": 0, "embedded": 0, "pooled": 0, "requested": 0, "hits": 0}
 
@@ -62,10 +62,10 @@ class SpanEmbeddings:
         lim = self.embedder.max_tokens
         return None if lim is None else max(1, lim - self.embedder.token_slack)
 
-    def tokens(self) -> TokenIndex:
+    def tokens(self) -> ModelTokenCounter:
         """Model token starts of the whole text (tokenised once, on first need)."""
         if self._tokens is None:
-            self._tokens = TokenIndex(self.embedder.token_starts(self.text))
+            self._tokens = ModelTokenCounter(self.embedder.token_starts(self.text))
         return self._tokens
 
     def grid(self) -> np.ndarray:
@@ -269,4 +269,4 @@ def document_span_embeddings(doc, spec: Any, memo) -> SpanEmbeddings:
 
 def span_embeddings(ctx) -> SpanEmbeddings:
     """The document's :class:`SpanEmbeddings` for the profile's embedder (one per document)."""
-    return document_span_embeddings(ctx.doc, ctx.settings.get("embedder"), ctx.memo)
+    return document_span_embeddings(ctx.doc, ctx.embedder, ctx.memo)

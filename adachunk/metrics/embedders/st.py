@@ -142,6 +142,10 @@ class SentenceTransformerEmbedder(Embedder):
         self._prompt: str | None = None
 
     def identity(self) -> dict:
+        """Model name, where it was found, its input limit and any quantisation.
+
+        Device, batch size and threads are left out: they change speed, not vectors.
+        """
         ident = {"model": self.params.model, "source": self.source,
                  "max_seq_length": self.params.max_seq_length}
         if self.params.quantize != "none":  # the exact model keeps its old fingerprint
@@ -201,12 +205,14 @@ class SentenceTransformerEmbedder(Embedder):
 
     @property
     def dim(self) -> int:
+        """Vector dimension of the loaded model (loads it on first use)."""
         m = self.model
         getter = getattr(m, "get_embedding_dimension", None) or m.get_sentence_embedding_dimension
         return int(getter())
 
     @property
     def max_tokens(self) -> int | None:
+        """The model's ``max_seq_length`` less its special tokens ([CLS]/[SEP]); None: unlimited."""
         m = self.model
         return None if not m.max_seq_length else int(m.max_seq_length) - self._specials
 
@@ -249,6 +255,7 @@ class SentenceTransformerEmbedder(Embedder):
             return emb.float().cpu().numpy()
 
     def token_starts(self, text: str) -> np.ndarray:
+        """Sorted start offsets of the model tokenizer's non-empty tokens of ``text``."""
         enc = self.model.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True,
                                    return_attention_mask=False, return_token_type_ids=False, verbose=False)
         starts = [a for a, b in enc["offset_mapping"] if b > a]

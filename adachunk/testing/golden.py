@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from .types import Chunk
+from ..types import Chunk
 
 UPDATE_ENV = "ADACHUNK_UPDATE_GOLDEN"
 HEAD_CHARS = 40
@@ -100,6 +100,7 @@ class GoldenResult:
 
     @property
     def ok(self) -> bool:
+        """Whether the check passes: the output matched the golden file or was (re)written."""
         return self.status in ("same", "written")
 
     def report(self) -> str:

@@ -17,7 +17,7 @@ A case may also give what an ingester knows besides the text, for detectors that
 pairs ``coref.pair.v1`` reads).
 
 A suite that names a rule ``pack`` (or a ``profile``) instead of a ``detector`` is a *rule
-suite*: texts with marked cuts and the cost a rule puts on each (:mod:`adachunk.rulecases`).
+suite*: texts with marked cuts and the cost a rule puts on each (:mod:`adachunk.testing.rulecases`).
 A file is a case file when it holds a list of suites or a mapping with ``cases``
 (:func:`is_case_file`), so rule packs and case files may share a folder.
 
@@ -33,12 +33,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import yaml
-from pydantic import ValidationError
-
-from .detect.base import DetectContext, Detector
-from .errors import AdachunkError, Location, ProfileError, ProfileErrors, did_you_mean
-from .registry import detectors
-from .types import Document
+from ..detect.base import DetectContext, Detector
+from ..build import build_component
+from ..errors import AdachunkError, Location, ProfileError, ProfileErrors, did_you_mean
+from ..registry import detectors
+from ..types import Document
 
 _SUITE_KEYS = {"detector", "cases", "description"}
 _CASE_KEYS = {"name", "text", "expect", "expect_spans", "description", "split_points", "pairs"}
@@ -100,7 +99,7 @@ class CaseResult:
 
 def ensure_builtin_detectors() -> None:
     """Make the built-in detectors known to the registry (lazily declared ones included)."""
-    from .components import ensure_builtins
+    from ..components import ensure_builtins
 
     ensure_builtins()
 
@@ -161,7 +160,7 @@ def is_case_file(path: str | Path) -> bool:
 
 def load_case_file(path: str | Path) -> list[Any]:
     """Read a case file (one suite, or a list of suites): :class:`CaseSuite` for a suite with a
-    ``detector``, :class:`~adachunk.rulecases.RuleSuite` for one with a ``pack`` or ``profile``.
+    ``detector``, :class:`~adachunk.testing.rulecases.RuleSuite` for one with a ``pack`` or ``profile``.
 
     Raises:
         ProfileError: ADA201 (YAML syntax), ADA202 (unknown key), ADA203 (wrong type),
@@ -286,12 +285,10 @@ def build_detector(suite: CaseSuite, base_dirs: Sequence[Path] = ()) -> Detector
     ensure_builtin_detectors()
     loc = Location(file=str(suite.path), line=suite.line)
     try:
-        cls = detectors.get(suite.detector_type)
-        try:
-            params = cls.Params.model_validate(suite.fields)
-        except ValidationError as exc:
-            raise _pydantic_errors(exc, suite, loc) from None
-        return cls(params, name="case", base_dirs=[suite.path.parent, *map(Path, base_dirs)])
+        return build_component(
+            detectors, {**suite.fields, "type": suite.detector_type}, ("detector",), location=loc,
+            subject=f"{suite.detector_type} (case file {suite.path})",
+            factory=lambda cls, params: cls(params, name="case", base_dirs=[suite.path.parent, *map(Path, base_dirs)]))
     except ProfileErrors:
         raise
     except ProfileError as exc:
@@ -302,19 +299,6 @@ def build_detector(suite: CaseSuite, base_dirs: Sequence[Path] = ()) -> Detector
             exc.message = f"{exc.message} (case file {suite.path})"
         exc.args = (exc.render(),)
         raise
-
-
-def _pydantic_errors(exc: ValidationError, suite: CaseSuite, loc: Location) -> ProfileError:
-    errors = []
-    for e in exc.errors():
-        key = ".".join(str(p) for p in e["loc"])
-        code = {"extra_forbidden": "ADA202", "missing": "ADA204"}.get(e["type"], "ADA203")
-        what = {"ADA202": f"unknown key '{key}' for {suite.detector_type}",
-                "ADA204": f"missing required key '{key}' for {suite.detector_type}"}.get(
-            code, f"{e['msg']} (got {e.get('input')!r})")
-        errors.append(ProfileError(code=code, message=f"{what} (case file {suite.path})",
-                                   location=loc, key_path=f"detector.{key}"))
-    return errors[0] if len(errors) == 1 else ProfileErrors(errors)
 
 
 def run_case(detector: Detector, case: Case) -> CaseResult:

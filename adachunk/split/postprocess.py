@@ -25,15 +25,14 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from .errors import InternalError
-from .policy import Policy
-from .split.common import TokenIndex, make_chunking, token_index
-from .split.recursive import PAPER_SEPARATORS, RecursiveParams, compile_separators, recursive_cores
-from .types import Chunking, Document
+from ..errors import InternalError
+from ..policy import Policy
+from ..types import Chunking, Document
+from .common import DocumentTokens, make_chunking, token_index
+from .recursive import PAPER_SEPARATORS, RecursiveParams, compile_separators, recursive_cores
 
 #: Splitters whose chunks get the oversize re-split (paper §0: the others are within size).
 RESPLIT_SPLITTERS = frozenset({"page.v1", "sentence.v1", "semantic.v1", "llm_regex.v1"})
-_DEFAULTS = {"enabled": True, "max_tokens": 1100, "min_tokens": 100, "merge_max_tokens": 1150}
 _PATTERNS = compile_separators(PAPER_SEPARATORS)
 
 Span = tuple[int, int, int]  # (start incl. overlap, core start, end)
@@ -59,7 +58,7 @@ def token_stats(counts: list[int]) -> dict[str, Any]:
             "mean_tokens": round(statistics.fmean(counts), 2)}
 
 
-def resplit_oversize(index: TokenIndex, spans: list[Span], max_tokens: int) -> tuple[list[Span], int]:
+def resplit_oversize(index: DocumentTokens, spans: list[Span], max_tokens: int) -> tuple[list[Span], int]:
     """Replace every chunk over ``max_tokens`` by the recursive splitter's chunks of it."""
     # the paper's rule (sum of piece counts) so that post-processed page/llm_regex chunkings match
     # the paper's; both rules keep every chunk within max_tokens
@@ -76,7 +75,7 @@ def resplit_oversize(index: TokenIndex, spans: list[Span], max_tokens: int) -> t
     return out, resplit
 
 
-def merge_tiny(index: TokenIndex, spans: list[Span], min_tokens: int, max_tokens: int) -> tuple[list[Span], int]:
+def merge_tiny(index: DocumentTokens, spans: list[Span], min_tokens: int, max_tokens: int) -> tuple[list[Span], int]:
     """The paper's ``merge_small_chunks_to_neighbours`` with ``merge_to="next"`` on spans."""
     spans = list(spans)
 
@@ -123,8 +122,8 @@ def postprocess(chunking: Chunking, doc: Document, policy: Policy, *, resplit: b
     Raises:
         InternalError: ``ADA101`` when the chunks do not tile the document, before or after.
     """
-    cfg = {**_DEFAULTS, **(policy.postprocess or {})}
-    if not cfg["enabled"]:
+    cfg = policy.postprocess  # a PostprocessSpec: its defaults are the schema's
+    if not cfg.enabled:
         return chunking
     spans: list[Span] = [(c.start, c.core_span[0], c.end) for c in chunking.chunks]
     check_tiling(spans, doc.text, f"{chunking.splitter} before post-processing")
@@ -135,13 +134,13 @@ def postprocess(chunking: Chunking, doc: Document, policy: Policy, *, resplit: b
     do_resplit = chunking.splitter in RESPLIT_SPLITTERS if resplit is None else resplit
     n_resplit = 0
     if do_resplit:
-        spans, n_resplit = resplit_oversize(index, spans, cfg["max_tokens"])
-    spans, merges = merge_tiny(index, spans, cfg["min_tokens"], cfg["merge_max_tokens"])
+        spans, n_resplit = resplit_oversize(index, spans, cfg.max_tokens)
+    spans, merges = merge_tiny(index, spans, cfg.min_tokens, cfg.merge_max_tokens)
     check_tiling(spans, doc.text, f"{chunking.splitter} after post-processing")
     out = make_chunking(doc, policy, [(s, e) for s, _, e in spans], chunking.splitter, chunking.meta,
                         core_starts=[c for _, c, _ in spans], index=index)
     out.meta["postprocess"] = {
-        "enabled": True, "settings": {k: cfg[k] for k in ("max_tokens", "min_tokens", "merge_max_tokens")},
+        "enabled": True, "settings": cfg.model_dump(include={"max_tokens", "min_tokens", "merge_max_tokens"}),
         "resplit_pass": do_resplit, "resplit": n_resplit, "merges": merges,
         "before": before, "after": token_stats([c.tokens for c in out.chunks]),
     }

@@ -20,8 +20,8 @@ very start or end of the text is refused: those are the document's ends, never c
 A case may set ``marker`` (or the suite, for all its cases) when its text needs a ``¦``, and
 ``split_points``/``pairs`` (offsets in the text without markers) as in detector suites.
 
-The loader (:func:`adachunk.casefiles.load_case_file`) reads a suite with ``pack`` or
-``profile`` as a :class:`RuleSuite`; :func:`adachunk.casefiles.run_suite` runs either kind.
+The loader (:func:`adachunk.testing.casefiles.load_case_file`) reads a suite with ``pack`` or
+``profile`` as a :class:`RuleSuite`; :func:`adachunk.testing.casefiles.run_suite` runs either kind.
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ from typing import Any
 
 import numpy as np
 
-from .cost.lattice import CostRule, rule_cost
-from .cost.punishments import make_shape
-from .detect.base import DetectContext
-from .errors import Location, ProfileError, did_you_mean
-from .types import span_arrays
+from ..cost.lattice import CostRule, rule_cost
+from ..cost.punishments import make_shape
+from ..detect.base import DetectContext
+from ..errors import Location, ProfileError, did_you_mean
+from ..types import span_arrays
 
 MARKER = "¦"
 SUITE_KEYS = {"pack", "profile", "rule", "marker", "cases", "description"}
@@ -142,7 +142,7 @@ def _read_case(r: Any, key: str, c: Any, suite: dict) -> RuleCase:
 
 def _pack_path(suite: RuleSuite, name: str) -> Path:
     """A pack file: a path (relative to the case file) or a shipped pack's name."""
-    from .profile.loader import locate
+    from ..profile.loader import locate
 
     if name.endswith((".yaml", ".yml")) or "/" in name:
         path = Path(name) if Path(name).is_absolute() else suite.path.parent / name
@@ -163,10 +163,10 @@ def _load_packs(suite: RuleSuite) -> tuple[dict[str, Any], dict[str, CostRule]]:
     same name replaces an earlier one. Returns label → (spec, pack file) and name → rule."""
     from pydantic import ValidationError
 
-    from .errors import ProfileErrors
-    from .profile.loader import validation_errors
-    from .profile.schema import RulePack
-    from .profile.yamlmarks import load_yaml_file
+    from ..errors import ProfileErrors
+    from ..profile.loader import validation_errors
+    from ..profile.schema import RulePack
+    from ..profile.yamlmarks import load_yaml_file
 
     specs: dict[str, Any] = {}
     rules: dict[str, CostRule] = {}
@@ -193,7 +193,7 @@ class _Built:
         self.suite = suite
         self.detectors: dict[str, Any] = {}
         if suite.profile:
-            from .profile.resolve import load_profile
+            from ..profile.resolve import load_profile
 
             name = suite.profile
             if name.endswith((".yaml", ".yml")) or "/" in name:
@@ -240,7 +240,7 @@ def _context(text: str, at: int, width: int = 16) -> str:
 def run_rule_case(built: _Built, case: RuleCase):
     """The rule's integer cost at each marked cut, compared with the expected costs."""
     from .casefiles import CaseResult
-    from .errors import AdachunkError
+    from ..errors import AdachunkError
 
     rule = built.rule(case)
     det = built.detector(rule.label, case)

@@ -1,0 +1,46 @@
+"""Binary searches over a document's candidate positions, answered in O(1) where they can be.
+
+The cost lattice looks up, for the start and end of every structure span (every word and
+sentence of the document), the index of the first candidate at or after it; with many spans a
+binary search per span costs more than the rest of the lattice.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _is_arange(P: np.ndarray) -> bool:
+    """Whether ``P[i] == i`` for every ``i`` (chars granularity): P is strictly increasing."""
+    return len(P) > 0 and int(P[0]) == 0 and int(P[-1]) == len(P) - 1
+
+
+class Finder:
+    """``np.searchsorted(P, x, side)`` for integer ``x``, O(1) per value where it can be.
+
+    With ``chars`` granularity (``P[i] == i``) the index is ``x`` itself. Given the text length
+    ``n``, a table ``below[x]`` (how many candidates lie before position ``x``; built once in
+    O(n), 4 bytes a character) turns each search into a lookup: a document's rules search the
+    starts and ends of every word and sentence, and a binary search per span costs more than the
+    rest of the lattice. Otherwise (no ``n``, or ``P`` not strictly increasing in ``[0, n]``) a
+    binary search. All three give the same indices.
+    """
+
+    def __init__(self, P: np.ndarray, n: int | None = None):
+        self.P = P
+        self.arange = _is_arange(P)
+        self.below = None
+        if (not self.arange and n is not None and len(P) and 0 <= int(P[0]) and int(P[-1]) <= n
+                and len(P) < (1 << 31) and bool(np.all(P[1:] > P[:-1]))):
+            below = np.zeros(n + 2, dtype=np.int32)
+            below[P + 1] = 1
+            self.below = np.cumsum(below, out=below)
+
+    def search(self, x: np.ndarray, side: str) -> np.ndarray:
+        """``np.searchsorted(self.P, x, side)`` (int64)."""
+        if self.arange:
+            return np.clip(x + 1 if side == "right" else x, 0, len(self.P))
+        if self.below is not None:  # #{P < t} with t = x (left) or x + 1 (right)
+            t = np.clip(x + 1 if side == "right" else x, 0, len(self.below) - 1)
+            return self.below[t].astype(np.int64)
+        return np.searchsorted(self.P, x, side=side)

