@@ -1,4 +1,12 @@
-"""Public entry points: :func:`chunk_text`, :func:`chunk_file`, :func:`chunk_document`."""
+"""Public entry points: :func:`chunk_text`, :func:`chunk_file`, :func:`chunk_document`.
+
+This module is also the one door of the command line into the library: ``adachunk.cli`` imports
+only ``adachunk.api``, ``adachunk.errors`` and ``adachunk.types`` (an import-linter contract in
+``pyproject.toml``, checked by ``.ci/run``). The services the commands run beyond chunking (the
+corpus runner, A/B, evaluation, tuning, PDF conversion, case files...) are listed in
+:data:`SERVICES` and imported on first use (``api.run_corpus``), so that ``adachunk chunk`` does
+not pay for the modules of ``adachunk tune``.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +18,104 @@ from .ingest import read_document
 from .profile.resolve import ResolvedProfile, resolve
 from .split.dp import dp_chunk
 from .types import Chunk, Chunking, Document
+
+#: name -> "module:attribute" of what the commands use besides the functions defined here.
+SERVICES: dict[str, str] = {
+    # chunk (one file, segments of a large one, worker processes)
+    "check_input_file": "adachunk.ingest:check_input_file",
+    "supported_suffixes": "adachunk.ingest:supported_suffixes",
+    "STREAMED_SUFFIXES": "adachunk.ingest.stream:STREAMED_SUFFIXES",
+    "PageCounter": "adachunk.ingest.stream:PageCounter",
+    "stream_segments": "adachunk.ingest.stream:segments",
+    "text_facts": "adachunk.ingest.stream:text_facts",
+    "segment_chars": "adachunk.split.segments:segment_chars",
+    "chunk_segments": "adachunk.split.segments:chunk_segments",
+    "shift_chunk": "adachunk.split.segments:shift_chunk",
+    "make_splitter": "adachunk.split.pool:make_splitter",
+    "postprocess": "adachunk.split.postprocess:postprocess",
+    "build_chunks": "adachunk.split.assemble:build_chunks",
+    "enrich_records": "adachunk.enrich:enrich_records",
+    "declares_metadata": "adachunk.enrich:declares_metadata",
+    "expand_inputs": "adachunk.ingest.discover:expand_inputs",
+    "chunk_record": "adachunk.sink.records:chunk_record",
+    "dumps": "adachunk.sink.records:dumps",
+    "write_error": "adachunk.sink.files:write_error",
+    "prepare_tokenizer": "adachunk.tokenize:prepare",
+    "preload_jit": "adachunk._jit:preload",
+    "worker_init": "adachunk.runner.job:worker_init",
+    "use_store": "adachunk.analysis.store:use_store",
+    "ALLOW_REMOTE_ENV": "adachunk.split._llm_client:ALLOW_REMOTE_ENV",
+    # run and search
+    "run_corpus": "adachunk.runner:run_corpus",
+    "load_embedder": "adachunk.metrics.embedders:load_embedder",
+    "open_sink": "adachunk.sink.vectors:open_sink",
+    "read_index_meta": "adachunk.sink.vectors:read_index_meta",
+    "expand_hits": "adachunk.enrich.expand:expand_hits",
+    # score
+    "build_component": "adachunk.build:build_component",
+    "ensure_builtins": "adachunk.components:ensure_builtins",
+    "splitters": "adachunk.registry:splitters",
+    "embedders": "adachunk.registry:embedders",
+    "aggregate": "adachunk.metrics.aggregate:aggregate",
+    "metric_name": "adachunk.metrics.suite:metric_name",
+    "context_for": "adachunk.metrics.suite:context_for",
+    "score_chunking": "adachunk.metrics.suite:score_chunking",
+    # models
+    "m2v": "adachunk.metrics.embedders.m2v:",
+    "resolve_model": "adachunk.metrics.embedders.st:resolve_model",
+    # profile, test
+    "annotated_yaml": "adachunk.profile.tooling:annotated_yaml",
+    "display_file": "adachunk.profile.tooling:display_file",
+    "origins": "adachunk.profile.tooling:origins",
+    "diff_profiles": "adachunk.profile.tooling:diff_profiles",
+    "json_schema": "adachunk.profile.tooling:json_schema",
+    "is_case_file": "adachunk.testing.casefiles:is_case_file",
+    "load_case_file": "adachunk.testing.casefiles:load_case_file",
+    "run_suite": "adachunk.testing.casefiles:run_suite",
+    "data_dir": "adachunk.datafiles:data_dir",
+    # convert, detect, view
+    "PdfOptions": "adachunk.ingest.pdf:PdfOptions",
+    "convert_pdf": "adachunk.ingest.pdf:convert_pdf",
+    "parsed_json": "adachunk.ingest.pdf:parsed_json",
+    "build_view": "adachunk.report.view:build_view",
+    "render_view": "adachunk.report.view:render_view",
+    "default_labels": "adachunk.report.view:default_labels",
+    # ab, eval, tune
+    "ab_condition": "adachunk.report.ab:parse_condition",
+    "require_report_extra": "adachunk.report.ab:require_report_extra",
+    "run_ab": "adachunk.report.ab:run_ab",
+    "top_rules": "adachunk.report._ab_moves:top_rules",
+    "eval_condition": "adachunk.evaluate.gate:parse_condition",
+    "parse_budget": "adachunk.evaluate.measures:parse_budget",
+    "run_eval": "adachunk.evaluate.report:run_eval",
+    "write_report": "adachunk.evaluate.report:write_report",
+    "read_documents": "adachunk.evaluate.report:read_documents",
+    "format_report": "adachunk.evaluate.table:format_report",
+    "generate_qa": "adachunk.evaluate.generate:generate_qa",
+    "write_qa": "adachunk.evaluate.generate:write_qa",
+    "tune": "adachunk.tune:tune",
+    "pooled": "adachunk.tune.output:pooled",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a :data:`SERVICES` entry on first use (PEP 562) and keep it on the module."""
+    target = SERVICES.get(name)
+    if target is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module_name, _, attr = target.partition(":")
+    module = importlib.import_module(module_name)
+    value = getattr(module, attr) if attr else module
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The module's names, services included."""
+    return sorted(set(globals()) | set(SERVICES))
+
 
 _SOLVER_KEYS = ("max_size", "min_size", "granularity", "tokenizer", "overlap", "chunk_cost", "target_size")
 _cache: dict[Any, tuple[tuple, ResolvedProfile]] = {}

@@ -33,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ..errors import AdachunkError
-from ..split.segments import segment_chars
+from ..api import segment_chars
 
 _STATE: dict[str, Any] = {}  # per process: the resolved profile and the chunker of some args
 WINDOW = 64  # files that may be chunked ahead of the next one to write (at least 2 per worker)
@@ -83,7 +83,7 @@ def chunk_to_text(path: str, args) -> tuple[str, str, AdachunkError | None]:
 def _large(path: str, args) -> bool:
     """A Markdown/text file over the segment length: chunked here, streamed segment by segment
     (a parsed JSON holds its text twice, full text and pages, so its size says little)."""
-    from ..ingest.stream import STREAMED_SUFFIXES
+    from ..api import STREAMED_SUFFIXES
 
     try:
         big = os.stat(path).st_size > (args.segment_chars or segment_chars())
@@ -106,17 +106,16 @@ def start_method() -> str:
 
 def _warm(rp, sizes: list[int], workers: int) -> None:
     """Build here, before forking, what every worker would otherwise build for itself."""
-    from .. import _jit
-    from ..tokenize import prepare
+    from ..api import preload_jit, prepare_tokenizer as prepare
 
     per_worker = sum(sizes) // max(1, workers)
     prepare(rp.policy.solver.tokenizer, per_worker // 2)  # a parsed JSON holds its text twice
     if max(sizes, default=0) >= NUMBA_AT_BYTES or per_worker >= 2 * NUMBA_AT_BYTES:
-        _jit.preload()
+        preload_jit()
 
 
 def _executor(workers: int) -> ProcessPoolExecutor:
-    from ..runner.job import worker_init
+    from ..api import worker_init
 
     return ProcessPoolExecutor(workers, mp_context=mp.get_context(start_method()), initializer=worker_init)
 

@@ -6,11 +6,9 @@ import json
 import os
 import sys
 
-from ..api import chunk_document, load_profile
-from ..enrich import enrich_records
+from ..api import chunk_document, load_profile, enrich_records
 from ..errors import AdachunkError, Location, ProfileError
-from ..ingest import read_document, supported_suffixes
-from ..split.segments import chunk_segments, segment_chars
+from ..api import read_document, supported_suffixes, chunk_segments, segment_chars
 from .common import (add_solver_flags, chunk_record, dumps, expand_inputs, open_output, parse_params,
                      print_error, solver_overrides)
 
@@ -120,8 +118,7 @@ def chunk_one(path: str, args, rp, chunker, out) -> AdachunkError | None:
 def _streamable(path: str, args, rp) -> bool:
     """A Markdown/text file whose bytes exceed the segment length, under a profile that needs no
     whole-document metadata: it is chunked in segments read from the file one at a time."""
-    from ..enrich import declares_metadata
-    from ..ingest.stream import STREAMED_SUFFIXES
+    from ..api import declares_metadata, STREAMED_SUFFIXES
 
     limit = args.segment_chars or segment_chars()
     try:
@@ -135,9 +132,7 @@ def _write_streamed(out, path: str, chunker, rp, args) -> bool:
     """Large-document mode without the whole text in memory (:mod:`adachunk.ingest.stream`):
     the same chunks as :func:`_write_segmented`; False when the text fits one segment after all
     (multi-byte characters), so that the whole-document path takes it."""
-    from ..ingest import check_input_file
-    from ..ingest.stream import PageCounter, segments, text_facts
-    from ..split.segments import shift_chunk
+    from ..api import check_input_file, PageCounter, stream_segments as segments, text_facts, shift_chunk
     from ..types import Document
 
     limit = args.segment_chars or segment_chars()
@@ -197,8 +192,7 @@ def _chunker(args, rp):
             raise ProfileError(code="ADA203", message="--param and --no-postprocess need --splitter",
                                key_path="--splitter")
         return lambda doc: chunk_document(doc, rp)
-    from ..split.postprocess import postprocess
-    from ..split.pool import make_splitter
+    from ..api import postprocess, make_splitter
 
     splitter = make_splitter(args.splitter, parse_params(args.param))  # validated once, before any file
 

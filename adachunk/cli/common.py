@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import IO, Any, Callable, Iterator
 
-from ..errors import AdachunkError, InputError, Location, ProfileError
-from ..ingest.discover import expand_inputs  # noqa: F401 - re-exported for the commands
-from ..sink.records import chunk_record, dumps  # noqa: F401 - re-exported for the commands
+from ..errors import AdachunkError, ProfileError
+from ..api import expand_inputs, chunk_record, dumps  # noqa: F401 - re-exported for the commands
 
 
 def print_error(err: AdachunkError) -> None:
@@ -18,14 +18,26 @@ def print_error(err: AdachunkError) -> None:
 
 
 def open_output(path: str | None):
-    """stdout, or a file opened for writing (UTF-8, ``\\n`` newlines)."""
+    """stdout, or a file opened for writing (UTF-8, ``\\n`` newlines); ``ADA307`` when it cannot be."""
     if path in (None, "-"):
         return sys.stdout
     try:
         return open(path, "w", encoding="utf-8", newline="\n")
     except OSError as exc:
-        raise InputError(code="ADA307", message=f"cannot write {path}: {exc.strerror or exc}",
-                         location=Location(path)) from None
+        from ..api import write_error
+
+        raise write_error(path, exc) from None
+
+
+@contextmanager
+def output_to(path: str | None) -> Iterator[IO[str]]:
+    """:func:`open_output` as a context: a file is closed afterwards, stdout is left open."""
+    out = open_output(path)
+    try:
+        yield out
+    finally:
+        if out is not sys.stdout:
+            out.close()
 
 
 def add_solver_flags(p) -> None:
@@ -51,7 +63,7 @@ class _AllowRemoteLLM(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=False, **kw)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from ..split._llm_client import ALLOW_REMOTE_ENV
+        from ..api import ALLOW_REMOTE_ENV
 
         setattr(namespace, self.dest, True)
         os.environ[ALLOW_REMOTE_ENV] = "1"
@@ -96,7 +108,7 @@ def argument_type(load: Callable[[], Callable[[str], Any]]) -> Callable[[str], A
 
 
 def _budget_parser():
-    from ..evaluate.measures import parse_budget
+    from ..api import parse_budget
 
     return parse_budget
 

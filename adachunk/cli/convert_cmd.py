@@ -74,7 +74,7 @@ def _write(path: str, text: str) -> None:
 
 def run(args) -> int:
     """Convert every input; report each failure and go on."""
-    from ..ingest.pdf import PdfOptions, convert_pdf, parsed_json
+    from ..api import PdfOptions, convert_pdf, parsed_json
 
     options = PdfOptions(backend=args.backend, table_wrapper=not args.no_table_wrapper,
                          max_table_rows=args.max_table_rows, furniture=args.furniture,

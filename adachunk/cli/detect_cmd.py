@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-import sys
 
-from .common import add_solver_flags, open_output, solver_overrides
+from .common import add_solver_flags, output_to, solver_overrides
 
 PREVIEW = 60
 
@@ -24,7 +23,7 @@ def add_parsers(sub) -> list[str]:
 
 def _labels(args, rp) -> list[str]:
     from ..errors import ProfileError, did_you_mean
-    from ..report.view import default_labels
+    from ..api import default_labels
 
     if args.labels:
         wanted = [x.strip() for x in args.labels.split(",") if x.strip()]
@@ -52,18 +51,22 @@ def rows(text: str, structures: dict) -> list[dict]:
     return out
 
 
-def run(args) -> int:
-    """Detect the structures of one file and write them in the chosen format."""
-    from ..api import load_profile
-    from ..ingest import read_document
-    from ..report.view import build_view, render_view
+def view_inputs(args):
+    """What ``detect`` and ``view`` start from: ``(profile, document, labels to draw)``."""
+    from ..api import load_profile, read_document
 
     rp = load_profile(args.profile, **solver_overrides(args))
     doc = read_document(args.input, errors=args.errors)
-    labels = _labels(args, rp)
+    return rp, doc, _labels(args, rp)
+
+
+def run(args) -> int:
+    """Detect the structures of one file and write them in the chosen format."""
+    from ..api import build_view, render_view
+
+    rp, doc, labels = view_inputs(args)
     data = build_view(doc, rp, labels=labels, with_chunks=False)
-    out = open_output(args.output)
-    try:
+    with output_to(args.output) as out:
         if args.format == "html":
             out.write(render_view(data, labels))
         elif args.format == "json":
@@ -71,9 +74,6 @@ def run(args) -> int:
                                   "structures": rows(doc.text, data.structures)}, ensure_ascii=False, indent=1) + "\n")
         else:
             _table(out, doc, rp, data)
-    finally:
-        if out is not sys.stdout:
-            out.close()
     return 0
 
 

@@ -84,7 +84,7 @@ def _main(argv: list[str] | None) -> int:
     parser, owners = build_parser(words[0] if words else None)
     args = parser.parse_args(words)
     if getattr(args, "analysis_cache", None):
-        from ..analysis.store import use_store
+        from ..api import use_store
 
         use_store(args.analysis_cache)  # workers started from here on inherit it
     try:

@@ -32,10 +32,8 @@ def _first_line(obj) -> str:
 
 
 def _list() -> int:
+    from ..api import embedders, m2v, resolve_model
     from ..errors import AdachunkError
-    from ..metrics.embedders import m2v
-    from ..metrics.embedders.st import resolve_model
-    from ..registry import embedders
 
     print("embedders (profile: metrics.embedder: {type: NAME, ...}):")
     for name in embedders.names():
@@ -54,14 +52,14 @@ def _list() -> int:
 def _distill(args) -> int:
     from pathlib import Path
 
-    from ..metrics.embedders.m2v import default_model_dir, distill_minilm
+    from ..api import m2v
 
-    out = Path(args.out).expanduser() if args.out else default_model_dir(args.pca_dims)
+    out = Path(args.out).expanduser() if args.out else m2v.default_model_dir(args.pca_dims)
     if (out / "config.json").is_file() and not args.force:
         print(out)
         return 0
     t0 = time.perf_counter()
-    path = distill_minilm(out, pca_dims=args.pca_dims, model=args.model, force=args.force)
+    path = m2v.distill_minilm(out, pca_dims=args.pca_dims, model=args.model, force=args.force)
     print(f"distilled {args.model} → {path} in {time.perf_counter() - t0:.0f} s", file=__import__("sys").stderr)
     print(path)
     return 0

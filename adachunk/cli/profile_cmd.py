@@ -33,7 +33,7 @@ def add_parsers(sub) -> list[str]:
 
 def _resolve(name: str):
     """Resolve a profile, or print its errors (one per line) and return None."""
-    from ..profile.resolve import resolve
+    from ..api import resolve
 
     try:
         return resolve(name)
@@ -65,7 +65,7 @@ def run(args) -> int:
 
 
 def _show(rp, with_origins: bool) -> None:
-    from ..profile.tooling import annotated_yaml, display_file, origins
+    from ..api import annotated_yaml, display_file, origins
 
     print(f"# effective profile '{rp.name}' from {', '.join(display_file(str(f)) for f in rp.files)}")
     print(f"# fingerprint {rp.fingerprint}")
@@ -75,7 +75,7 @@ def _show(rp, with_origins: bool) -> None:
 
 
 def _diff(args) -> int:
-    from ..profile.tooling import diff_profiles
+    from ..api import diff_profiles
 
     a, b = _resolve(args.a), _resolve(args.b)
     if a is None or b is None:
@@ -92,7 +92,7 @@ def _diff(args) -> int:
 
 
 def _schema(args) -> int:
-    from ..profile.tooling import json_schema
+    from ..api import json_schema
 
     schema = json_schema("pack" if args.pack else "profile")
     out = open_output(args.output)

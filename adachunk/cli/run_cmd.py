@@ -44,7 +44,7 @@ def run(args) -> int:
     """Dispatch ``run`` / ``search``; exit 2 when any document failed."""
     if args.command == "search":
         return _search(args)
-    from ..runner import run_corpus
+    from ..api import run_corpus
 
     res = run_corpus(args.inputs, args.profile, args.out, workers=args.workers, resume=args.resume,
                      backend=args.backend, scheduler=args.scheduler, overrides=solver_overrides(args),
@@ -64,15 +64,14 @@ def run(args) -> int:
 
 
 def _search(args) -> int:
-    from ..metrics.embedders import load_embedder
-    from ..sink.vectors import open_sink, read_index_meta
+    from ..api import load_embedder, open_sink, read_index_meta
 
     meta = read_index_meta(args.out)
     sink = open_sink(args.out, meta["sink"], meta["collection"], meta.get("qdrant_url"))
     vec = load_embedder((meta.get("embedder") or {}).get("spec")).embed([args.query])[0]
     hits = sink.search(vec, args.k)
     if args.expand:
-        from ..enrich.expand import expand_hits
+        from ..api import expand_hits
 
         hits = expand_hits(hits, args.out, args.expand)
     if args.format == "json":

@@ -138,7 +138,7 @@ def spans_from_records(records: list[dict], text: str, path: str) -> list[tuple[
 
 def chunks_from_file(path: str, doc, fingerprint: str, counter) -> list:
     """Chunk objects for the records of ``path`` (see :func:`spans_from_records`)."""
-    from ..split.assemble import build_chunks
+    from ..api import build_chunks
 
     spans = spans_from_records(read_records(path, doc.id), doc.text, path)
     counts: dict[str, int] = {}
@@ -170,9 +170,7 @@ def _splitter(name: str, params: dict[str, Any]):
     pool = _optional("adachunk.split.pool")
     if pool is not None:
         return pool.make_splitter(name, params)
-    from ..build import build_component
-    from ..components import ensure_builtins
-    from ..registry import splitters
+    from ..api import build_component, ensure_builtins, splitters
 
     ensure_builtins()
     return build_component(splitters, {**params, "type": name}, subject=f"{name} (--param)")
@@ -226,7 +224,7 @@ def print_table(doc, results: dict, agg, meta: dict, none_policy: str) -> None:
 
 
 def _metric_keys(spec: str) -> list[str]:
-    from ..metrics.suite import metric_name
+    from ..api import metric_name
 
     keys = [k.strip().lower() for k in spec.split(",") if k.strip()]
     unknown = [k for k in keys if k not in KEYS and metric_name(k) is None]
@@ -238,10 +236,7 @@ def _metric_keys(spec: str) -> list[str]:
 
 def run(args) -> int:
     """Score one chunking of one document and print the table or JSON object."""
-    from ..api import load_profile
-    from ..ingest import read_document
-    from ..metrics.aggregate import aggregate
-    from ..metrics.suite import context_for, score_chunking
+    from ..api import load_profile, read_document, aggregate, context_for, score_chunking
 
     keys = _metric_keys(args.metrics)
     rp = load_profile(args.profile)

@@ -74,12 +74,12 @@ def run(args) -> int:
             parser.error(f"--{name} must be at least {2 if name == 'folds' else 1}")
     if args.objective in ("qa", "both") and not args.qa:
         parser.error(f"--objective {args.objective} needs --qa FILE")
-    from ..tune import tune
+    from ..api import tune
 
     if not args.analysis_cache:  # main() sets an explicit one up before run()
         from pathlib import Path
 
-        from ..analysis.store import use_store
+        from ..api import use_store
 
         use_store(Path(args.out) / "analysis")
     try:
@@ -97,7 +97,7 @@ def run(args) -> int:
 
 
 def _print_summary(res, files) -> None:
-    from ..tune.output import pooled
+    from ..api import pooled
 
     print("fold  trials  held-out base  held-out tuned  delta (pp)")
     for f in res.folds:

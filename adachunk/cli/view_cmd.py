@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import add_solver_flags, open_output, solver_overrides
+from .common import add_solver_flags, output_to
 
 
 def add_parsers(sub) -> list[str]:
@@ -20,21 +20,13 @@ def add_parsers(sub) -> list[str]:
 
 def run(args) -> int:
     """Chunk one file with explanations and write the page."""
-    from ..api import load_profile
-    from ..ingest import read_document
-    from ..report.view import build_view, render_view
-    from .detect_cmd import _labels
+    from ..api import build_view, render_view
+    from .detect_cmd import view_inputs
 
-    rp = load_profile(args.profile, **solver_overrides(args))
-    doc = read_document(args.input, errors=args.errors)
-    labels = _labels(args, rp)
+    rp, doc, labels = view_inputs(args)
     page = render_view(build_view(doc, rp, labels=labels), labels)
-    out = open_output(args.output)
-    try:
+    with output_to(args.output) as out:
         out.write(page)
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    if out is not sys.stdout:
+    if args.output not in (None, "-"):
         print(f"wrote {args.output} ({len(page.encode('utf-8')) // 1024} KB)", file=sys.stderr)
     return 0
