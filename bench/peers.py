@@ -50,11 +50,11 @@ class Tool:
             return "not installed"
 
 
-def encoding():
-    """The shared cl100k_base ``tiktoken.Encoding`` (bundled ranks, no network)."""
+def encoding(name: str = "cl100k_base"):
+    """The shared ``tiktoken.Encoding`` ``name`` (bundled ranks, no network)."""
     from adachunk.tokenize import offline_encoding
 
-    return offline_encoding("cl100k_base")
+    return offline_encoding(name)
 
 
 def token_counter() -> Callable[[str], int]:
@@ -81,13 +81,13 @@ def _darn(unit: str, size: int) -> Chunker:
     return lambda text: [c.text for c in darn.get_chunks(text=text, chunk_size=size, **kw).chunks]
 
 
-def _chonkie_tokenizer():
+def _chonkie_tokenizer(name: str = "cl100k_base"):
     """The offline cl100k Encoding behind chonkie's Tokenizer interface, ``encode_ordinary`` in
     place of ``encode``; otherwise what chonkie's own tiktoken adapter does (batch encoding with
     tiktoken's thread pool, counts as lengths of single encodings)."""
     from chonkie.tokenizer import Tokenizer
 
-    enc = encoding()
+    enc = encoding(name)
 
     class Cl100kOrdinary(Tokenizer):
         def __repr__(self) -> str:
