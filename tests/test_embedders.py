@@ -44,8 +44,9 @@ def test_registry_lists_the_three_embedders_and_validates_params():
     with pytest.raises(ProfileError) as err:
         validate_spec({"type": "hash.v2"})
     assert err.value.code == "ADA205" and "hash.v1" in err.value.allowed
-    with pytest.raises(ValidationError):
+    with pytest.raises(ProfileError) as err:  # the shared translator: coded, with a hint
         validate_spec({"type": "hash.v1", "dims": 8})  # unknown key
+    assert err.value.code == "ADA202" and err.value.key_path == "embedder.dims" and "dim" in err.value.allowed
     assert load_embedder({"type": "hash.v1", "dim": 8}) is load_embedder({"dim": 8, "type": "hash.v1"})
 
 

@@ -229,13 +229,16 @@ def validate_spec(spec: Any) -> tuple[type, Any]:
     """The embedder class and its validated Params for ``{type: ..., **params}`` (no loading).
 
     Raises:
-        ProfileError: ADA205 for an unknown type; pydantic ``ValidationError`` for bad params.
+        ProfileError: ADA205 for an unknown type (with "did you mean"), ADA202/ADA203/ADA204 for
+            bad params (:class:`~adachunk.errors.ProfileErrors` when there are several), through
+            the one translator every registry shares (:func:`adachunk.build.component_params`).
     """
+    from ...build import component_params
     from ...registry import embedders
 
     d = _spec_dict(spec)
-    cls = embedders.get(d.pop("type", DEFAULT_EMBEDDER["type"]))
-    return cls, cls.Params.model_validate(d)
+    d.setdefault("type", DEFAULT_EMBEDDER["type"])
+    return component_params(embedders, d, ("embedder",))
 
 
 @lru_cache(maxsize=16)
