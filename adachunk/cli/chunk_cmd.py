@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 
 from ..api import chunk_document, load_profile, enrich_records
 from ..errors import AdachunkError, Location, ProfileError
 from ..api import read_document, supported_suffixes, chunk_segments, segment_chars
-from .common import (add_solver_flags, chunk_record, dumps, expand_inputs, open_output, parse_params,
+from .common import (add_solver_flags, chunk_record, dumps, expand_inputs, output_to, parse_params,
                      print_error, solver_overrides)
 
 
@@ -79,17 +78,13 @@ def run(args) -> int:
         return _explain(args, rp)
     chunker = _chunker(args, rp)
     paths = list(expand_inputs(args.inputs, supported_suffixes()))
-    out = open_output(args.output)
-    try:
+    with output_to(args.output) as out:
         if (args.workers or 1) > 1 and len(paths) > 1:
             from ._chunk_pool import chunk_files
 
             errors = chunk_files(paths, args, rp, chunker, out)
         else:
             errors = [err for err in (chunk_one(path, args, rp, chunker, out) for path in paths) if err]
-    finally:
-        if out is not sys.stdout:
-            out.close()
     return 2 if errors else 0
 
 

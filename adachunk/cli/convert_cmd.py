@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from ..errors import AdachunkError
-from .common import expand_inputs, open_output, print_error
+from .common import expand_inputs, output_to, print_error
 
 
 def _non_negative(value: str) -> int:
@@ -64,12 +64,8 @@ def _target(pdf: str, option: str | None, many: bool, suffix: str, beside: Path 
 
 
 def _write(path: str, text: str) -> None:
-    out = open_output(path)
-    try:
+    with output_to(path) as out:
         out.write(text)
-    finally:
-        if out is not sys.stdout:
-            out.close()
 
 
 def run(args) -> int:

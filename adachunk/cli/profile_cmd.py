@@ -6,7 +6,7 @@ import json
 import sys
 
 from ..errors import ProfileErrors
-from .common import open_output, print_error
+from .common import output_to, print_error
 
 
 def add_parsers(sub) -> list[str]:
@@ -95,10 +95,6 @@ def _schema(args) -> int:
     from ..api import json_schema
 
     schema = json_schema("pack" if args.pack else "profile")
-    out = open_output(args.output)
-    try:
+    with output_to(args.output) as out:
         out.write(json.dumps(schema, indent=2, ensure_ascii=False) + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
     return 0
