@@ -1,9 +1,9 @@
 """Make the built-in components known to their registries.
 
 The engine's own modules (tokenizers, shapes, Markdown/text/regex detectors, the DP splitter,
-readers) are imported: every command needs them. The others are declared lazily (name ->
-module, :meth:`~adachunk.registry.Registry.lazy`): a profile may name them, validation and "did
-you mean" know them, and their module (Lark, the metrics, the other splitters) is imported only
+the text readers) are imported: every command needs them. The others are declared lazily (name
+-> module, :meth:`~adachunk.registry.Registry.lazy`; the PDF reader in ``adachunk.ingest``): a
+profile may name them, validation and "did you mean" know them, and their module (Lark, the metrics, the other splitters) is imported only
 when a profile uses one, which keeps ``adachunk chunk`` start-up short.
 ``tests/test_registry.py`` checks that each module registers exactly the names declared here.
 """
@@ -20,7 +20,6 @@ _EAGER_MODULES = (
     "adachunk.detect.regex",
     "adachunk.detect.document",
     "adachunk.split.dp",
-    "adachunk.ingest.pdf",
 )
 # registry name -> {component name -> module that registers it}
 LAZY: dict[str, dict[str, str]] = {

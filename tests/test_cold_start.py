@@ -257,3 +257,30 @@ def test_commands_run_under_raised_gc_thresholds_and_restore_them(monkeypatch):
     before = gc.get_threshold()
     assert main(["chunk", "any.md"]) == 0
     assert seen == [GC_THRESHOLDS] and gc.get_threshold() == before
+
+
+def test_console_script_exits_with_mains_code_and_freezes_only_there(monkeypatch):
+    """``console`` (the installed script) freezes the collector before exit; ``main`` does not."""
+    import gc
+
+    from adachunk.cli import chunk_cmd
+    from adachunk.cli import main as cli_main
+
+    monkeypatch.setattr(chunk_cmd, "run", lambda args: 2)
+    frozen = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    assert cli_main.main(["chunk", "any.md"]) == 2 and frozen == []
+    with pytest.raises(SystemExit) as exited:
+        monkeypatch.setattr(sys, "argv", ["adachunk", "chunk", "any.md"])
+        cli_main.console()
+    assert exited.value.code == 2 and frozen == [True]
+
+
+def test_installed_script_runs_console():
+    """pyproject's console script is ``console`` (what the README's ``adachunk`` runs)."""
+    import tomllib
+
+    from .conftest import ROOT
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert scripts == {"adachunk": "adachunk.cli.main:console"}

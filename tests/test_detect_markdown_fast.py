@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import os
 import subprocess
 import sys
 import unicodedata
@@ -33,6 +34,25 @@ def test_importing_the_detector_leaves_the_table_pending():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          timeout=120).stdout
     assert out.strip() == "LazySet(pending)"
+
+
+def test_transformed_module_code_is_cached_and_reused(tmp_path):
+    """The first process stores the transformed code; the next loads it (and stays lazy)."""
+    env = {**os.environ, "ADACHUNK_CACHE_DIR": str(tmp_path)}
+    code = ("import adachunk.detect.markdown\nfrom mistletoe import core_tokens\n"
+            "from adachunk.detect import _mistletoe_import as mi\n"
+            "src = open(core_tokens.__file__, encoding='utf-8').read()\n"
+            "print(repr(core_tokens.punctuation), mi._cached_code(src, core_tokens.__file__) is not None)")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           timeout=120, env=env).stdout.split() for _ in range(2)]
+    assert runs == [["LazySet(pending)", "True"]] * 2
+    entries = list((tmp_path / "startup").glob("mistletoe-core-tokens-*"))
+    assert len(entries) == 1
+    # a damaged entry is a miss: the module is transformed again and the entry rewritten
+    entries[0].write_bytes(b"x" * 40)
+    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           timeout=120, env=env).stdout.split()
+    assert again == ["LazySet(pending)", "True"]
 
 
 def test_lazy_punctuation_is_mistletoes_table():

@@ -218,3 +218,15 @@ def test_word_spans_properties(text):
     _check_spans(text, spans)
     assert spans == [m.span() for m in WORD_RE.finditer(text)]
     assert not any(c.isspace() for s, e in spans for c in text[s:e])
+
+
+def test_char_class_table_whitespace_is_str_isspace():
+    """The word scan's class table marks exactly the code points that ``str.isspace`` accepts."""
+    import numpy as np
+
+    from adachunk.detect.text_units import _SPACE, _char_classes
+
+    table = _char_classes()
+    assert table.shape == (0x110000,)
+    spaces = np.flatnonzero(table == _SPACE).tolist()
+    assert spaces == [c for c in range(0x110000) if chr(c).isspace()]

@@ -301,3 +301,19 @@ def test_a_detector_time_limit_names_the_document(tmp_path, capsys):
     assert main(["chunk", str(doc), "--profile", str(prof)]) == 2
     err = capsys.readouterr().err
     assert f"ADA306 {doc}" in err and "<input>" not in err
+
+
+def test_suffix_function_is_called_only_for_folders(tmp_path):
+    """A command naming its files never lists the readers (that scans plugins' entry points)."""
+    (tmp_path / "a.md").write_text("text\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("text\n", encoding="utf-8")
+    calls = []
+
+    def suffixes():
+        calls.append(1)
+        return [".MD"]
+
+    assert list(expand_inputs([str(tmp_path / "a.md")], suffixes)) == [str(tmp_path / "a.md")]
+    assert calls == []
+    assert list(expand_inputs([str(tmp_path), str(tmp_path)], suffixes)) == [str(tmp_path / "a.md")] * 2
+    assert calls == [1]

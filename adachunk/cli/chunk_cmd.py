@@ -77,7 +77,7 @@ def run(args) -> int:
     if args.command == "explain":
         return _explain(args, rp)
     chunker = _chunker(args, rp)
-    paths = list(expand_inputs(args.inputs, supported_suffixes()))
+    paths = list(expand_inputs(args.inputs, supported_suffixes))
     with output_to(args.output) as out:
         if (args.workers or 1) > 1 and len(paths) > 1:
             from ._chunk_pool import chunk_files

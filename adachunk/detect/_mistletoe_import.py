@@ -91,15 +91,54 @@ class _Loader(importlib.abc.Loader):
     def exec_module(self, module) -> None:
         code = None
         try:
-            tree = ast.parse(self.base.get_source(module.__name__), filename=self.base.path)
-            if _make_lazy(tree):
-                code = compile(tree, self.base.path, "exec")
+            source = self.base.get_source(module.__name__)
+            code = _cached_code(source, self.base.path)
+            if code is None:
+                tree = ast.parse(source, filename=self.base.path)
+                if _make_lazy(tree):
+                    code = compile(tree, self.base.path, "exec")
+                    _store_code(source, self.base.path, code)
+            if code is not None:
                 module.__dict__[_NAME] = LazySet
         except (OSError, SyntaxError, ValueError, TypeError, ImportError):
             code = None
         if code is None:
             code = self.base.get_code(module.__name__)
         exec(code, module.__dict__)  # noqa: S102 - mistletoe's own module code
+
+
+# The transformed module's code object, kept in the startup cache: parsing and compiling the
+# syntax tree costs about 25 ms of every new process, loading the marshalled code 0.2 ms.
+def _entry_name(source: str, path: str) -> str:
+    import hashlib
+    import importlib.util
+
+    key = "\0".join((sys.version, importlib.util.MAGIC_NUMBER.hex(), path, source))
+    return f"mistletoe-core-tokens-{hashlib.sha256(key.encode('utf-8', 'surrogatepass')).hexdigest()[:32]}"
+
+
+def _cached_code(source: str, path: str):
+    """The cached transformed code of ``source`` at ``path``, or None."""
+    import marshal
+
+    from .. import _cachedir
+
+    payload = _cachedir.read_entry(_entry_name(source, path))
+    if payload is None:
+        return None
+    try:
+        code = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return code if isinstance(code, type(_entry_name.__code__)) else None
+
+
+def _store_code(source: str, path: str, code) -> None:
+    import marshal
+
+    from .. import _cachedir
+
+    _cachedir.write_entry(_entry_name(source, path), marshal.dumps(code))
 
 
 class _Finder(importlib.abc.MetaPathFinder):

@@ -279,8 +279,13 @@ _SPACE, _SINGLE = 1, 2
 def _char_classes() -> np.ndarray:
     """Code point -> 0 (word character), 1 (whitespace, as ``str.isspace``), 2 (alone)."""
     table = np.zeros(0x110000, dtype=np.uint8)
-    # Every Unicode whitespace character is in the BMP, so scanning it is enough (and ~5 ms).
-    table[[c for c in range(0x10000) if chr(c).isspace()]] = _SPACE
+    # Every Unicode whitespace character is in the BMP, so scanning it is enough: one regex
+    # pass over the BMP as a string (surrogates, never whitespace, read as spaces and are
+    # dropped) takes a third of the time of calling str.isspace 65,536 times.
+    bmp = np.arange(0x10000, dtype="<u4")
+    bmp[0xD800:0xE000] = 0x20
+    spaces = [m.start() for m in re.finditer(r"\s", bmp.tobytes().decode("utf-32-le"))]
+    table[[c for c in spaces if not 0xD800 <= c < 0xE000]] = _SPACE
     for lo, hi in re.findall(r"(.)(?:-(.))?", _NO_SPACE):
         table[ord(lo) : ord(hi or lo) + 1] = _SINGLE
     return table

@@ -1,8 +1,12 @@
 """Readers that turn input files into :class:`~adachunk.types.Document` objects."""
 
-from . import pdf as _pdf  # noqa: F401 - registers the .pdf reader (pdfplumber is imported lazily)
+from ..registry import readers as _readers
 from .readers import (InputWarning, check_input_file, max_input_bytes, read_document, read_text_bytes,
                       supported_suffixes)
+
+# The .pdf reader's module (its options, backends and layout model) is imported on the first
+# PDF: reading Markdown never needs it.
+_readers.lazy(".pdf", "adachunk.ingest.pdf")
 
 __all__ = ["InputWarning", "check_input_file", "max_input_bytes", "read_document", "read_text_bytes",
            "supported_suffixes"]
