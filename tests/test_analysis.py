@@ -255,3 +255,43 @@ def test_ramp_sum_kernel_equals_numpy_bit_for_bit(data):
     acc = np.zeros(bins)
     _ramp_loop(base, inverse, cnt, slope, va, acc)  # uncompiled: the function Numba compiles
     assert acc.tobytes() == want.tobytes()
+
+
+def test_chunking_leaves_no_cyclic_garbage():
+    """A chunked document and its analysis go by reference counting, not by the collector.
+
+    The analysis refers to its document weakly; a cycle would keep every parse, structure list
+    and array of each document until a full collection (measured at 0.1-0.15 s in a process
+    with Numba loaded, once per ~30 documents).
+    """
+    import gc
+
+    text = next(p for p in EXAMPLES if p.name == "regulation_excerpt.md").read_text(encoding="utf-8")
+    rp = load_profile("default")
+    dp_chunk(Document(id="warm", text=text), rp.policy)
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        doc = Document(id="d", text=text)
+        chunking = dp_chunk(doc, rp.policy)
+        assert analysis_of(doc).doc is doc and chunking.chunks
+        del doc, chunking
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        garbage = [type(o).__name__ for o in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if enabled:
+            gc.enable()
+    assert garbage == []
+
+
+def test_analysis_outliving_its_document_says_so():
+    doc = Document(id="d", text="# T\n\nText.\n")
+    an = analysis_of(doc)
+    assert an.doc is doc
+    del doc
+    with pytest.raises(ReferenceError):
+        an.doc  # noqa: B018 - the property raises

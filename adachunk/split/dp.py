@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from pydantic import Field, model_validator
 
+from .. import _gcpause
 from ..analysis import analysis_of
 from ..cost import punishments
 from ..cost.lattice import CostCache, breakdown, build_costs
@@ -150,7 +151,16 @@ def _repair(lat: Candidates, cuts: list[int], settings: SolverSettings, limit: i
 
 
 def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = None, *, explain: bool = False) -> Chunking:
-    """Chunk one document optimally under ``policy`` (optionally with per-cut explanations)."""
+    """Chunk one document optimally under ``policy`` (optionally with per-cut explanations).
+
+    The cyclic garbage collector is paused for the call (:mod:`adachunk._gcpause`): chunking
+    makes no cyclic garbage, and its collections were 8-13% of the time.
+    """
+    with _gcpause.paused():
+        return _dp_chunk(doc, policy, settings, explain)
+
+
+def _dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None, explain: bool) -> Chunking:
     settings = settings or policy.solver
     t0 = time.perf_counter()
     meta: dict[str, Any] = {"granularity": settings.granularity, "tokenizer": settings.tokenizer,
