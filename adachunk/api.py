@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from . import _gcpause
 from .ingest import read_document
 from .profile.resolve import ResolvedProfile, resolve
 from .split.dp import dp_chunk
@@ -176,7 +177,11 @@ def chunk_text(text: str, profile: str | os.PathLike | ResolvedProfile = "defaul
         >>> chunks[0].text
         '# Title\\n\\nSome text.'
     """
-    return chunk_document(Document(id=doc_id, text=text), profile, **overrides).chunks
+    # The document is made and dropped inside the collector pause (see adachunk._gcpause): its
+    # analysis goes by reference counting before the collector resumes, which then finds only
+    # the chunks to look at instead of every structure of the document.
+    with _gcpause.paused():
+        return chunk_document(Document(id=doc_id, text=text), profile, **overrides).chunks
 
 
 def chunk_file(path: str | os.PathLike, profile: str | os.PathLike | ResolvedProfile = "default", *,

@@ -322,13 +322,16 @@ class TiktokenCounter:
             return (np.concatenate(([0], byte_ends)).astype(np.int64),
                     np.arange(len(ids) + 1, dtype=np.int64))
         raw = np.frombuffer(safe.encode("utf-8"), dtype=np.uint8)
-        is_start = (raw & 0xC0) != 0x80
-        # code point index of every byte offset 0..len(raw); char boundary iff a start byte (or end)
-        cp_before = np.concatenate(([0], np.cumsum(is_start)))
-        on_char = np.concatenate((is_start, [True]))
-        keep = on_char[byte_ends]
-        positions = np.concatenate(([0], cp_before[byte_ends[keep]])).astype(np.int64)
-        sizes = np.concatenate(([0], np.nonzero(keep)[0] + 1)).astype(np.int64)
+        # UTF-8 continuation bytes (sorted). A byte offset b lies on a character boundary unless
+        # b is one of them, and b - (continuation bytes before b) code points precede it: no
+        # per-byte running count (a text is mostly single-byte, so the array is short).
+        cont = np.flatnonzero((raw & 0xC0) == 0x80)
+        before = np.searchsorted(cont, byte_ends)
+        inside = before < len(cont)
+        inside[inside] = cont[before[inside]] == byte_ends[inside]
+        keep = np.flatnonzero(~inside)
+        positions = np.concatenate(([0], byte_ends[keep] - before[keep])).astype(np.int64)
+        sizes = np.concatenate(([0], keep + 1)).astype(np.int64)
         return positions, sizes
 
 

@@ -51,6 +51,38 @@ def test_boundaries_are_char_boundaries_and_sizes_consistent(text):
         assert text[:p] + text[p:] == text
 
 
+def _boundaries_by_running_count(c, text):
+    """The per-byte formulation: a running count of character-start bytes (the reference)."""
+    ids = c._ids(text)
+    byte_ends = np.cumsum(c._lengths(ids))
+    raw = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    is_start = (raw & 0xC0) != 0x80
+    cp_before = np.concatenate(([0], np.cumsum(is_start)))
+    keep = np.concatenate((is_start, [True]))[byte_ends]
+    return (np.concatenate(([0], cp_before[byte_ends[keep]])).tolist(),
+            np.concatenate(([0], np.nonzero(keep)[0] + 1)).tolist())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list("ab .\n") + ["é", "東", "京", "\U0001f600", "\U0001f469\u200d\U0001f4bb",
+                                                 "\u0301", "ß", "Ω"]), min_size=1, max_size=200).map("".join))
+def test_boundaries_equal_the_running_count_formulation(text):
+    """Tokens ending inside a multi-byte character (emoji, CJK) get no offset of their own."""
+    c = get_counter("cl100k_base")
+    pos, sizes = c.boundaries(text)
+    if not text.isascii():
+        assert (pos.tolist(), sizes.tolist()) == _boundaries_by_running_count(c, text)
+
+
+def test_boundaries_equal_the_running_count_formulation_on_clair(clair_docs):
+    c = get_counter("o200k_base")
+    for _name, doc in clair_docs[:10]:
+        text = doc["full_text"]
+        pos, sizes = c.boundaries(text)
+        if not text.isascii():
+            assert (pos.tolist(), sizes.tolist()) == _boundaries_by_running_count(c, text)
+
+
 def test_char_counter():
     pos, sizes = CharCounter().boundaries("héllo")
     assert pos.tolist() == sizes.tolist() == [0, 1, 2, 3, 4, 5]
