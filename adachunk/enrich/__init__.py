@@ -112,8 +112,11 @@ def _add_terms(records, text, spans, locate: ChunkLocator) -> dict[str, str]:
     for d in defs:
         home[d.term] = locate.at(d.start)
     matcher = TermMatcher(defs)
+    defined_in: dict[Any, list[str]] = {}  # home record -> its terms, in definition order
+    for d in defs:
+        defined_in.setdefault(home[d.term], []).append(d.term)
     for i, r in enumerate(records):
-        r["defines"] = [d.term for d in defs if home[d.term] == i]
+        r["defines"] = defined_in.get(i, [])
         r["defined_terms"] = [
             {"term": d.term, "chunk_index": _index(records, home[d.term]), "chunk_id": _id(records, home[d.term])}
             for d in matcher.uses(text, core_start(r), int(r["end"]))]

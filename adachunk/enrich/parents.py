@@ -46,9 +46,10 @@ def add_parents(records: list[dict[str, Any]], doc: Document, policy: Any, spec:
     """Set ``parent_id``, ``parent_start``, ``parent_end`` on every leaf record."""
     starts = parent_groups(records, doc, policy, spec)
     bounds = starts + [len(records)]
+    content_hash = doc.content_hash  # a sha256 of the whole text: once, not once per parent
     for lo, hi in zip(bounds, bounds[1:]):
         p_start, p_end = core_start(records[lo]), int(records[hi - 1]["end"])
-        pid = chunk_id(doc.id, "parent:" + str(getattr(policy, "fingerprint", "")), p_start, p_end, doc.content_hash)
+        pid = chunk_id(doc.id, "parent:" + str(getattr(policy, "fingerprint", "")), p_start, p_end, content_hash)
         for r in records[lo:hi]:
             r["parent_id"], r["parent_start"], r["parent_end"] = pid, p_start, p_end
 

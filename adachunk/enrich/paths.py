@@ -144,13 +144,19 @@ class PathIndex:
     def __init__(self, units: list[Unit]):
         self.units = units
         self.starts = [u.start for u in units]
+        # the stack of units open after each unit, made in one sweep: chain() looks one up
+        # instead of replaying every unit before its position (a document's xrefs and covered
+        # units ask for thousands of chains)
+        self._stacks: list[tuple[Unit, ...]] = []
+        stack: tuple[Unit, ...] = ()
+        for u in units:
+            stack = (*(s for s in stack if s.rank < u.rank), u)
+            self._stacks.append(stack)
 
     def chain(self, pos: int) -> list[Unit]:
         """The open units at ``pos``, outermost first."""
-        stack: list[Unit] = []
-        for u in self.units[: bisect.bisect_right(self.starts, pos)]:
-            stack = [s for s in stack if s.rank < u.rank]
-            stack.append(u)
+        k = bisect.bisect_right(self.starts, pos)
+        stack = self._stacks[k - 1] if k else ()
         return [u for u in stack if not (u.rank >= _CONTAINER_RANK and pos >= u.end)]
 
     def chains(self, positions: list[int]) -> list[list[Unit]]:
