@@ -277,16 +277,42 @@ def tiktoken_floor(texts: list[str], repeat: int) -> float:
     return nbytes(texts) / 1e6 / statistics.median(times[1:])
 
 
+_PIECE_BYTES = 16_000
+
+
+def _pieces(texts: list[str]) -> list[str]:
+    """Every document cut into pieces of about 16 KB at line ends, in corpus order."""
+    out = []
+    for t in texts:
+        start = 0
+        while start < len(t):
+            stop = t.find("\n", start + _PIECE_BYTES)
+            stop = len(t) if stop < 0 else stop + 1
+            out.append(t[start:stop])
+            start = stop
+    return out
+
+
 def scaled_text(texts: list[str], mb: float) -> str:
-    """One document of ``mb`` MB: the corpus concatenated (cycled), cut at a line end."""
-    target, parts, size, i = int(mb * 1e6), [], 0, 0
-    while size < target:
-        t = texts[i % len(texts)] + "\n\n"
-        parts.append(t)
-        size += len(t.encode("utf-8"))
-        i += 1
-    big = "".join(parts).encode("utf-8")[:target].decode("utf-8", "ignore")
-    return big[: big.rfind("\n") + 1]
+    """One document of ``mb`` MB with the same mix of content at every size.
+
+    Whole copies of the corpus, then pieces (about 16 KB, cut at line ends) taken at even
+    strides through all of its pieces, in corpus order: a 1 MB document samples every part of
+    the corpus as a 20 MB one does. (Concatenating the first documents instead made the small
+    sizes the corpus's first, simpler texts, and the spread across sizes content, not size.)
+    """
+    target = int(mb * 1e6)
+    pieces = _pieces(texts)
+    sizes = [len(p.encode("utf-8")) for p in pieces]
+    total = sum(sizes)
+    copies, rest = divmod(target, total)
+    out = ["".join(pieces)] * copies
+    if rest:
+        k = max(1, round(len(pieces) * rest / total))
+        picked = sorted({int(i * len(pieces) / k) for i in range(k)})
+        out.append("".join(pieces[i] for i in picked))
+    big = "\n".join(out)
+    return big if big.endswith("\n") else big + "\n"
 
 
 def scaling(tools: list[Tool], texts: list[str], sizes: list[float], repeat: int, log) -> str:
