@@ -27,16 +27,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..types import Document
-from .embed import recipe_prefix
-from .parents import add_parents, parent_records
-from .paths import PathIndex, build_units, citation
+from .parents import parent_records
 from .relations import add_neighbours
-from .spans import ChunkLocator, core_start, emitted, spans_of
-from .tables import TableIndex, table_contexts
-from .terms import TermMatcher, read_definitions
-from .xrefs import XrefResolver
-
-_COVER_RANK = 5  # articles and paragraphs are listed in structure_covers, points are not
+from .spans import emitted
 
 
 def declares_metadata(policy: Any) -> bool:
@@ -66,100 +59,9 @@ def enrich_records(records: list[dict[str, Any]], doc: Document, policy: Any, ct
     add_neighbours(records)
     if policy is None or not records or not declares_metadata(policy):
         return records
-    kinds = emitted(policy)
-    parents = (getattr(policy, "data", None) or {}).get("parents")
-    labels = [lb for group in kinds.values() for lb in group]
-    spans = spans_of(doc, policy, labels, ctx)
-    text = doc.text
-    index = PathIndex(build_units(text, {lb: spans[lb] for lb in kinds.get("path", [])}))
-    locate = ChunkLocator.of(records)
-    if "path" in kinds:
-        _add_paths(records, index)
-    definitions: dict[str, str] = {}
-    if "definition" in kinds:
-        definitions = _add_terms(records, text, [s for lb in kinds["definition"] for s in spans[lb]], locate)
-    if "reference" in kinds:
-        _add_references(records, text, index, sorted(s for lb in kinds["reference"] for s in spans[lb]), locate)
-    if "table" in kinds:
-        tables = TableIndex(table_contexts(text, {lb: spans[lb] for lb in kinds["table"]}))
-        for r in records:
-            found = tables.context_at(core_start(r))
-            if found:
-                r["table_context"] = found
-    if parents:
-        add_parents(records, doc, policy, parents)
-    _add_embed_prefix(records, policy, definitions)
-    return records
+    from .metadata import add_metadata  # the declared fields' modules, only when declared
 
-
-def _add_paths(records: list[dict[str, Any]], index: PathIndex) -> None:
-    chains = index.chains([core_start(r) for r in records])
-    for r, chain in zip(records, chains):
-        r["structure_path"] = [u.label for u in chain]
-        covers = []
-        for u in index.between(core_start(r), int(r["end"])):
-            if u.rank <= _COVER_RANK:
-                chain = index.chain(u.start)
-                cite = citation(chain) if any(c.kind in ("article", "clause") for c in chain) else u.label
-                if cite and cite not in covers:
-                    covers.append(cite)
-        r["structure_covers"] = covers
-
-
-def _add_terms(records, text, spans, locate: ChunkLocator) -> dict[str, str]:
-    defs = read_definitions(text, sorted(spans))
-    home = {}
-    for d in defs:
-        home[d.term] = locate.at(d.start)
-    matcher = TermMatcher(defs)
-    defined_in: dict[Any, list[str]] = {}  # home record -> its terms, in definition order
-    for d in defs:
-        defined_in.setdefault(home[d.term], []).append(d.term)
-    for i, r in enumerate(records):
-        r["defines"] = defined_in.get(i, [])
-        r["defined_terms"] = [
-            {"term": d.term, "chunk_index": _index(records, home[d.term]), "chunk_id": _id(records, home[d.term])}
-            for d in matcher.uses(text, core_start(r), int(r["end"]))]
-    return {d.term: " ".join(text[d.start:d.end].split()) for d in defs}
-
-
-def _add_references(records, text, index: PathIndex, spans, locate: ChunkLocator) -> None:
-    resolver = XrefResolver(text, index)
-    per_chunk: list[list[dict[str, Any]]] = [[] for _ in records]
-    for start, end in spans:
-        if resolver.is_label(start, end):
-            continue
-        home = locate.at(start)
-        if home is None:
-            continue
-        ref, target, unit = resolver.resolve(start, end)
-        where = None if unit is None else locate.at(unit.start)
-        item = {"text": " ".join(ref.split()), "target": target.text(), "start": start, "end": end,
-                "target_start": None if unit is None else unit.start, "chunk_index": _index(records, where), "chunk_id": _id(records, where), "external": target.external,
-                "other_act": target.other_act}
-        per_chunk[home].append(item)
-    for r, refs in zip(records, per_chunk):
-        r["references"] = refs
-
-
-def _add_embed_prefix(records, policy, definitions: dict[str, str]) -> None:
-    recipe = getattr(getattr(policy, "index", None), "embed_text", None)
-    if not isinstance(recipe, (list, tuple)):
-        return
-    from ..tokenize import get_counter
-
-    count = get_counter(policy.solver.tokenizer).count
-    budget = policy.index.definition_tokens
-    for r in records:
-        r["embed_prefix"] = recipe_prefix(r, list(recipe), definitions, budget, count)
-
-
-def _index(records, i):
-    return None if i is None else records[i]["index"]
-
-
-def _id(records, i):
-    return None if i is None else records[i]["id"]
+    return add_metadata(records, doc, policy, ctx)
 
 
 def term_map(records: list[dict[str, Any]]) -> dict[str, int]:
