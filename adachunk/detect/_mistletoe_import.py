@@ -22,6 +22,7 @@ import importlib.abc
 import importlib.machinery
 import sys
 import threading
+import types
 from collections.abc import Set
 from typing import Any, Callable, Iterator
 
@@ -130,7 +131,7 @@ def _cached_code(source: str, path: str):
         code = marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
         return None
-    return code if isinstance(code, type(_entry_name.__code__)) else None
+    return code if isinstance(code, types.CodeType) else None
 
 
 def _store_code(source: str, path: str, code) -> None:
