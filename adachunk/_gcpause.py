@@ -8,10 +8,15 @@ numpy, pydantic and Numba loaded that is 0.1-0.15 s, about once per 30 documents
 young collections: 8-13% of a warm pass over CLAIR (``bench/RESULTS.md``). Pausing it for the
 call removes that work and frees nothing later than before.
 
-The pause nests and is shared by threads: the first entrant disables the collector only if it
-was enabled, and the last one out enables it again, so a caller's own ``gc.disable()`` made
-before the call stands. ``ADACHUNK_GC_PAUSE=0`` turns the pause off (a process that manages the
-collector itself, e.g. with ``gc.freeze``).
+One call owns the pause: the call that finds the collector enabled (and no pause running)
+disables it and enables it again when it returns. Calls nested in it, and calls of other threads
+that start meanwhile, run inside that pause and change nothing, so a caller's own
+``gc.disable()`` made before the call stands. A pause therefore never outlasts the call that
+made it: in a process that chunks on several threads at once, the collector runs again whenever
+the owning call returns, however the other calls overlap (a shared counter would keep it off
+for as long as some call is running, and the other threads' cyclic garbage with it).
+``ADACHUNK_GC_PAUSE=0`` turns the pause off (a process that manages the collector itself, e.g.
+with ``gc.freeze``).
 """
 
 from __future__ import annotations
@@ -24,8 +29,7 @@ from typing import Iterator
 
 ENV = "ADACHUNK_GC_PAUSE"
 _lock = threading.Lock()
-_depth = 0
-_resume = False
+_owner: int | None = None  # the thread whose call disabled the collector
 
 
 def enabled() -> bool:
@@ -36,21 +40,19 @@ def enabled() -> bool:
 @contextmanager
 def paused() -> Iterator[None]:
     """Run the body with the cyclic collector disabled (see the module docstring)."""
-    global _depth, _resume
+    global _owner
     if not enabled():
         yield
         return
     with _lock:
-        if _depth == 0:
-            _resume = gc.isenabled()
-            if _resume:
-                gc.disable()
-        _depth += 1
+        took = _owner is None and gc.isenabled()
+        if took:
+            gc.disable()
+            _owner = threading.get_ident()
     try:
         yield
     finally:
-        with _lock:
-            _depth -= 1
-            if _depth == 0 and _resume:
-                _resume = False
+        if took:
+            with _lock:
+                _owner = None
                 gc.enable()

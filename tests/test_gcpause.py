@@ -62,6 +62,27 @@ def test_threads_share_one_pause():
     assert gc.isenabled()
 
 
+def test_the_pause_ends_with_the_call_that_made_it():
+    """Another thread's call still running does not keep the collector off."""
+    started, release, done = threading.Event(), threading.Event(), threading.Event()
+
+    def other():
+        with _gcpause.paused():
+            started.set()
+            release.wait()
+        done.set()
+
+    with _gcpause.paused():  # this call owns the pause
+        t = threading.Thread(target=other)
+        t.start()
+        started.wait()
+        assert not gc.isenabled()
+    assert gc.isenabled()  # the owner returned: the other call goes on with the collector
+    release.set()
+    t.join()
+    assert done.is_set() and gc.isenabled()
+
+
 @pytest.mark.parametrize("value", ["0", "false", "off"])
 def test_opt_out(monkeypatch, value):
     monkeypatch.setenv(_gcpause.ENV, value)
