@@ -42,7 +42,7 @@ def test_transformed_module_code_is_cached_and_reused(tmp_path):
     code = ("import adachunk.detect.markdown\nfrom mistletoe import core_tokens\n"
             "from adachunk.detect import _mistletoe_import as mi\n"
             "src = open(core_tokens.__file__, encoding='utf-8').read()\n"
-            "print(repr(core_tokens.punctuation), mi._cached_code(src, core_tokens.__file__) is not None)")
+            "print(repr(core_tokens.punctuation), mi._cached_code(mi._entry_name(src, core_tokens.__file__)) is not None)")
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            timeout=120, env=env).stdout.split() for _ in range(2)]
     assert runs == [["LazySet(pending)", "True"]] * 2

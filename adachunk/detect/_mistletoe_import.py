@@ -93,12 +93,13 @@ class _Loader(importlib.abc.Loader):
         code = None
         try:
             source = self.base.get_source(module.__name__)
-            code = _cached_code(source, self.base.path)
+            entry = _entry_name(source, self.base.path)
+            code = _cached_code(entry)
             if code is None:
                 tree = ast.parse(source, filename=self.base.path)
                 if _make_lazy(tree):
                     code = compile(tree, self.base.path, "exec")
-                    _store_code(source, self.base.path, code)
+                    _store_code(entry, code)
             if code is not None:
                 module.__dict__[_NAME] = LazySet
         except (OSError, SyntaxError, ValueError, TypeError, ImportError):
@@ -118,13 +119,13 @@ def _entry_name(source: str, path: str) -> str:
     return f"mistletoe-core-tokens-{hashlib.sha256(key.encode('utf-8', 'surrogatepass')).hexdigest()[:32]}"
 
 
-def _cached_code(source: str, path: str):
-    """The cached transformed code of ``source`` at ``path``, or None."""
+def _cached_code(entry: str):
+    """The cached transformed code stored under ``entry``, or None."""
     import marshal
 
     from .. import _cachedir
 
-    payload = _cachedir.read_entry(_entry_name(source, path))
+    payload = _cachedir.read_entry(entry)
     if payload is None:
         return None
     try:
@@ -134,12 +135,12 @@ def _cached_code(source: str, path: str):
     return code if isinstance(code, types.CodeType) else None
 
 
-def _store_code(source: str, path: str, code) -> None:
+def _store_code(entry: str, code) -> None:
     import marshal
 
     from .. import _cachedir
 
-    _cachedir.write_entry(_entry_name(source, path), marshal.dumps(code))
+    _cachedir.write_entry(entry, marshal.dumps(code))
 
 
 class _Finder(importlib.abc.MetaPathFinder):

@@ -160,16 +160,8 @@ class PathIndex:
         return [u for u in stack if not (u.rank >= _CONTAINER_RANK and pos >= u.end)]
 
     def chains(self, positions: list[int]) -> list[list[Unit]]:
-        """:meth:`chain` of many sorted positions in one sweep."""
-        out, stack, i = [], [], 0
-        for pos in positions:
-            while i < len(self.units) and self.units[i].start <= pos:
-                u = self.units[i]
-                stack = [s for s in stack if s.rank < u.rank]
-                stack.append(u)
-                i += 1
-            out.append([u for u in stack if not (u.rank >= _CONTAINER_RANK and pos >= u.end)])
-        return out
+        """:meth:`chain` of many positions."""
+        return [self.chain(pos) for pos in positions]
 
     def between(self, lo: int, hi: int) -> list[Unit]:
         """Units starting in ``[lo, hi)``."""

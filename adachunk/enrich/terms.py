@@ -85,13 +85,12 @@ class TermMatcher:
             parts.append(f"{_term_pattern(d.term)}(?P<t{i}>)")
             self.by_group[f"t{i}"] = d
         firsts = "".join(sorted({c for d in definitions for c in _first_chars(d.term)}))
-        self.regex = re.compile(f"(?=[{re.escape(firsts)}])" + r"(?<![\w])(?:" + "|".join(parts) + r")(?![\w])"
-                                ) if parts else None
-        self.own = [d.term_span for d in definitions]
+        alternation = r"(?<![\w])(?:" + "|".join(parts) + r")(?![\w])"
+        self.regex = re.compile(f"(?=[{re.escape(firsts)}])" + alternation) if parts else None
         # the defining occurrences as disjoint sorted intervals: a match is inside one iff it
         # is inside the interval that opens last at or before it (bisect, not a scan per match)
         merged: list[list[int]] = []
-        for a, b in sorted(self.own):
+        for a, b in sorted(d.term_span for d in definitions):
             if merged and a <= merged[-1][1]:
                 merged[-1][1] = max(merged[-1][1], b)
             elif a < b:
