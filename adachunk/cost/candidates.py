@@ -11,8 +11,10 @@ import numpy as np
 
 
 def _is_arange(P: np.ndarray) -> bool:
-    """Whether ``P[i] == i`` for every ``i`` (chars granularity): P is strictly increasing."""
-    return len(P) > 0 and int(P[0]) == 0 and int(P[-1]) == len(P) - 1
+    """Whether ``P[i] == i`` for every ``i`` (chars granularity). Integers from 0 to
+    ``len(P) - 1`` are that exactly when they strictly increase (``[0, 0, 2]`` does not)."""
+    return (len(P) > 0 and int(P[0]) == 0 and int(P[-1]) == len(P) - 1
+            and bool(np.all(P[1:] > P[:-1])))
 
 
 class Finder:

@@ -47,7 +47,7 @@ def coverage_of(m1: int, opens: np.ndarray, closes: np.ndarray) -> np.ndarray:
 _EXACT = float(1 << 53)  # float64 sums of integers stay exact while every partial sum is below this
 
 
-def marks_sum(m1: int, marks, scales: np.ndarray) -> np.ndarray:
+def marks_sum(m1: int, marks, scales: np.ndarray, *, jit: bool = False) -> np.ndarray:
     """``sum(scale * coverage)`` over rules (int64) in one difference pass over their marks.
 
     Args:
@@ -55,6 +55,8 @@ def marks_sum(m1: int, marks, scales: np.ndarray) -> np.ndarray:
         marks: per rule, ``(opens, closes)``: the candidate indices where its regions begin and
             the ones just past where they end (``0 <= index <= m1``).
         scales: integral scale per rule.
+        jit: add the marks in int64 in one compiled loop
+            (:func:`adachunk.cost._lattice_loops.marks_loop`; the same integers).
 
     One weighted ``bincount`` over every mark adds integers in float64, exact while the sum of
     the weights' magnitudes stays below 2**53 (then every partial sum does too); beyond that
@@ -65,6 +67,14 @@ def marks_sum(m1: int, marks, scales: np.ndarray) -> np.ndarray:
     total = np.zeros(m1, dtype=np.int64)
     if not used:
         return total
+    if jit:
+        from ._lattice_loops import marks_loop
+
+        opens = np.concatenate([np.asarray(o, np.int64) for (o, _c), _s in used])
+        closes = np.concatenate([np.asarray(c, np.int64) for (_o, c), _s in used])
+        bounds = np.cumsum([0] + [len(o) for (o, _c), _s in used], dtype=np.int64)
+        weights = np.array([s for _mk, s in used], dtype=np.int64)
+        return compiled(marks_loop)(opens, closes, bounds, weights, m1)
     bound = sum(abs(s) * (len(o) + len(c)) for (o, c), s in used)
     if bound < _EXACT:
         idx = np.concatenate([a for (o, c), _ in used for a in (o, c)])

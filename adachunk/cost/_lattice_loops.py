@@ -1,0 +1,135 @@
+"""One compiled loop per lattice step: regions' candidate ranges, ramp rows, const sums.
+
+:mod:`adachunk.cost.lattice` computes these with numpy, a dozen whole-array passes per rule
+(searches, clips, masks, repeats); on a document of a million candidates those passes, and the
+call overhead of each on the many small rules, were a sixth of the chunking time. Each function
+here does one rule in one pass over its spans, with the same arithmetic in the same order, so
+the integers and floats are the numpy path's bit for bit (``tests/test_cost_lattice_loops.py``
+runs both, compiled and as plain Python, against :mod:`adachunk.cost.reference`).
+
+The functions are plain Python (their own reference twins) compiled by
+:func:`adachunk._jit.compiled` when the lattice decides that pays. The helpers stay in this file:
+Numba's disk cache notices edits to the compiled function's own file only.
+
+``mode`` says how a candidate index is found (:class:`adachunk.cost.candidates.Finder`):
+``ARANGE`` (``P[i] == i``) or ``TABLE`` (``below[x]`` candidates before ``x``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+ARANGE, TABLE = 0, 1
+_HUGE = float(1 << 53)
+
+
+def _search(mode, P, below, x):
+    """``Finder.search(x, "left")`` for one integer ``x``: candidates strictly before ``x``.
+
+    Only the two O(1) modes: a binary search in the same function as the loops slowed every
+    mode's loop fourfold (measured), so a :class:`Finder` without a table keeps the numpy path.
+    """
+    if mode == ARANGE:
+        return min(max(x, 0), len(P))
+    return np.int64(below[min(max(x, 0), len(below) - 1)])
+
+
+def _ceil_bound(x, nan):
+    """``ceil(clip(x, -1, 2**53))`` as an integer, ``nan`` replacing NaN (``lattice._limits``)."""
+    if x != x:
+        x = nan
+    return np.int64(np.ceil(min(max(x, -1.0), _HUGE)))
+
+
+def covered_loop(mode, P, below, lo, hi, open_lo, lo_out, hi_out, k_out, cnt_out):
+    """``lattice._covered`` once the regions ``[lo, hi)`` are known (``reference.regions``):
+    the regions holding a candidate, written to the ``*_out`` arrays.
+
+    ``open_lo``: the origin itself is excluded (regions strictly inside a span).
+
+    Returns:
+        How many regions were written (the rest of the output arrays is unused).
+    """
+    k = 0
+    for r in range(len(lo)):
+        a, b = lo[r], hi[r]
+        first = _search(mode, P, below, a + 1 if open_lo else a)  # "right" of an integer
+        count = _search(mode, P, below, b) - first
+        if count > 0:
+            lo_out[k] = a
+            hi_out[k] = b
+            k_out[k] = first
+            cnt_out[k] = count
+            k += 1
+    return k
+
+
+def ramp_loop(mode, P, below, lo, k_lo, counts, d0, d1, v0, v1, acc):
+    """A ramp's values over one batch of regions, added into ``acc`` (floats, one per candidate).
+
+    ``d0, d1, v0, v1`` are the shape's segments, one row per segment and one column per region:
+    segment ``s`` runs from distance ``d0`` to ``d1`` (from the region origin ``lo``) with
+    values from ``v0`` to ``v1``. Per region, segment by segment, each covered candidate gets
+    ``(d - a) * slope + va``, exactly as ``lattice._RampPart`` and ``coverage_sum.ramp_values``
+    compute it, added in the same order as their ``bincount``.
+
+    Returns:
+        ``(ok, a, b)``: the values landed in ``acc[a:b]`` only. ``ok`` is False, with ``acc``
+        left partly filled, when two segments of one region share a candidate: the reference
+        then adds the segments per candidate first, and the caller must use it instead.
+    """
+    segs = d0.shape[0]
+    first = np.empty(segs, np.int64)
+    stop = np.empty(segs, np.int64)
+    touched_lo, touched_hi = len(acc), 0
+    for r in range(len(lo)):
+        origin, region_lo = lo[r], k_lo[r]
+        region_end = region_lo + counts[r]
+        for s in range(segs):
+            i0 = max(_search(mode, P, below, origin + _ceil_bound(d0[s, r], _HUGE)), region_lo)
+            i1 = min(_search(mode, P, below, origin + _ceil_bound(d1[s, r], -1.0)), region_end)
+            first[s] = i0
+            stop[s] = i1 if i1 > i0 else i0
+        for s in range(segs):
+            for t in range(s + 1, segs):
+                if (stop[s] > first[s] and stop[t] > first[t]
+                        and max(first[s], first[t]) < min(stop[s], stop[t])):
+                    return False, 0, 0
+        for s in range(segs):
+            if stop[s] > first[s]:
+                touched_lo = min(touched_lo, first[s])
+                touched_hi = max(touched_hi, stop[s])
+            a, b = d0[s, r], d1[s, r]
+            width = b - a if np.isfinite(b) else 1.0
+            slope = (v1[s, r] - v0[s, r]) / width if np.isfinite(b) and width > 0 else 0.0
+            va = v0[s, r]
+            for i in range(first[s], stop[s]):
+                base = np.float64(P[i] - origin)
+                base = base - a
+                x = base * slope
+                x = x + va
+                acc[i] += x
+    return True, touched_lo, max(touched_lo, touched_hi)
+
+
+def marks_loop(opens, closes, bounds, scales, m1):
+    """``coverage_sum.marks_sum``: ``sum(scale * coverage)`` over rules, in int64.
+
+    Rule ``r``'s regions open at ``opens[bounds[r]:bounds[r + 1]]`` and close at the same slice
+    of ``closes`` (candidate indices, ``0 <= index <= m1``).
+    """
+    diff = np.zeros(m1 + 1, np.int64)
+    for r in range(len(scales)):
+        s = scales[r]
+        for k in range(bounds[r], bounds[r + 1]):
+            diff[opens[k]] += s
+            diff[closes[k]] -= s
+    total = np.empty(m1, np.int64)
+    run = 0
+    for i in range(m1):
+        run += diff[i]
+        total[i] = run
+    return total
+
+
+HELPERS = (_search, _ceil_bound)

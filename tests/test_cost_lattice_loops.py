@@ -1,0 +1,142 @@
+"""The compiled lattice loops give the numpy lattice's (and the reference's) integers exactly.
+
+:mod:`adachunk.cost._lattice_loops` replaces, per rule, the numpy passes of
+:mod:`adachunk.cost.lattice` (regions' candidate ranges, ramp rows, the const difference sum).
+Every test runs twice: the loops compiled by Numba, and the same functions as plain Python (the
+reference twin), both forced on whatever the input size.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import adachunk.cost.lattice as lat
+from adachunk.cost import coverage_sum, reference
+from adachunk.cost.candidates import Finder
+from adachunk.cost.lattice import CostCache, CostRule, build_costs
+from adachunk.cost.punishments import Shape, make_shape
+
+from .test_cost_lattice_parity import SHAPES, SMALL_BATCH, _scales, _widths, lattices
+
+
+@pytest.fixture(params=["compiled", "python"])
+def loops_on(request, monkeypatch):
+    """The lattice runs its loops for every input; ``python``: the loops uncompiled."""
+    monkeypatch.setattr(lat, "use_loops", lambda find: find.arange or find.below is not None)
+    if request.param == "python":
+        monkeypatch.setattr(lat, "compiled", lambda fn, helpers=(): fn)
+        monkeypatch.setattr(coverage_sum, "compiled", lambda fn, helpers=(): fn)
+    return request.param
+
+
+def _want(P, structures, rules, n):
+    """Each rule rounded separately from the reference floats (what build_costs must equal)."""
+    want = np.zeros(len(P), dtype=np.int64)
+    for rule in rules:
+        sp = structures[rule.label]
+        for side, shape in (("on", rule.on), ("off", rule.off)):
+            if shape is not None:
+                want += np.rint(reference.shape_values(P, *sp, shape, side, n)).astype(np.int64)
+    want[0] = want[-1] = 0
+    return want
+
+
+_picks = st.lists(st.tuples(st.sampled_from(SHAPES), _scales, _widths, st.sampled_from(["on", "off", "both"])),
+                  min_size=1, max_size=5)
+
+
+def _rules(picks):
+    rules = []
+    for k, (shape, scale, width, side) in enumerate(picks):
+        sh = make_shape(shape, scale, width)
+        rules.append(CostRule(f"r{k}", "x" if k % 2 else "y", on=sh if side != "off" else None,
+                              off=sh if side != "on" else None))
+    return rules
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=lattices(), picks=_picks, policies=st.integers(1, 3))
+def test_loops_equal_the_reference(loops_on, data, picks, policies):
+    """Nested and overlapping spans, every shape, both sides; a tuning loop's later policies."""
+    P, starts, ends, n = data
+    structures = {"x": (starts, ends), "y": (starts[::2].copy(), ends[::2].copy())}
+    cache = CostCache(P, n)
+    for p in range(policies):
+        rules = _rules([(s, scale * (p + 1), w, side) for s, scale, w, side in picks])
+        got = build_costs(P, structures, rules, n, cache=cache)
+        assert got.tolist() == _want(P, structures, rules, n).tolist()
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=lattices(), shape=st.sampled_from(SHAPES[1:]), width=_widths)
+def test_loops_keep_the_reference_batches(loops_on, data, shape, width, monkeypatch):
+    """Ramps split across batches add up batch by batch, as the reference's bincounts do."""
+    P, starts, ends, n = data
+    monkeypatch.setattr(lat, "_BATCH", SMALL_BATCH)
+    sh = make_shape(shape, 97.3, width)
+    rule = CostRule("r", "x", on=sh)
+    got = build_costs(P, {"x": (starts, ends)}, [rule], n, cache=CostCache(P, n))
+    want = np.rint(reference.shape_values(P, starts, ends, sh, "on", n, batch=SMALL_BATCH)).astype(np.int64)
+    want[0] = want[-1] = 0
+    assert got.tolist() == want.tolist()
+
+
+def _overlapping(lengths, scale, width):
+    """Two segments sharing candidates (allowed for registered shapes)."""
+    full = lambda v: np.full(lengths.shape, float(v))  # noqa: E731
+    return [(full(0), lengths, full(scale), full(0)), (lengths / 3, lengths, full(1.5), full(2.5))]
+
+
+@pytest.mark.parametrize("P", [np.arange(41, dtype=np.int64), np.array([0, 3, 4, 9, 17, 22, 30, 31, 40])])
+def test_overlapping_segments_fall_back_to_the_reference(loops_on, P):
+    """A registered shape whose segments overlap: the batch goes to the reference."""
+    starts, ends = np.array([2, 5, 30]), np.array([25, 12, 40])
+    sh = Shape("overlap", _overlapping, 10.0)
+    rules = [CostRule("r", "x", on=sh, off=sh)]
+    structures = {"x": (starts, ends)}
+    got = build_costs(P, structures, rules, 40, cache=CostCache(P, 40))
+    assert got.tolist() == _want(P, structures, rules, 40).tolist()
+
+
+@pytest.mark.parametrize("scales", [[400, 150, 0], [(1 << 52) + 1, 3, 1], [-7, (1 << 50) + 7, 2]])
+def test_marks_loop_equals_the_difference_sum(loops_on, scales):
+    """The compiled const sum gives marks_sum's integers, float-exact bound or not."""
+    m1 = 50
+    marks = [(np.array([1, 3, 3], np.int64), np.array([10, 40, 50], np.int64)),
+             (np.array([0, 20], np.int64), np.array([30, 49], np.int64)),
+             (np.array([], np.int64), np.array([], np.int64))]
+    want = coverage_sum.marks_sum(m1, marks, np.array(scales, dtype=np.int64))
+    got = coverage_sum.marks_sum(m1, marks, np.array(scales, dtype=np.int64), jit=True)
+    assert got.dtype == np.int64 and got.tolist() == want.tolist()
+
+
+def test_loops_need_an_O1_search():
+    """Without a rank table (no text length given) the lattice keeps its numpy searches."""
+    P = np.array([0, 4, 9, 30], dtype=np.int64)
+    assert not lat.use_loops(Finder(P))
+    assert lat.use_loops(Finder(P, 30)) == lat.numba_loaded()
+    big = Finder(np.arange(lat.JIT_MIN_CANDIDATES, dtype=np.int64))
+    assert lat.use_loops(big)
+
+
+@pytest.mark.parametrize("granularity", ["chars", "tokens"])
+def test_clair_costs_with_loops_equal_the_numpy_lattice(clair_docs, granularity, monkeypatch):
+    """The default profile on a real document: compiled loops, numpy lattice, same integers."""
+    from adachunk import load_profile
+    from adachunk.detect.base import DetectContext
+    from adachunk.split.dp import detect_all
+    from adachunk.tokenize import CharCounter, get_counter
+
+    text = clair_docs[1][1]["full_text"][:120_000]
+    policy = load_profile("default").policy
+    structures = detect_all(policy, DetectContext(text))
+    P, _ = (CharCounter() if granularity == "chars" else get_counter("o200k_base")).boundaries(text)
+    rules = list(policy.rules)
+    monkeypatch.setattr(lat, "use_loops", lambda find: False)
+    want = build_costs(P, structures, rules, len(text), cache=CostCache(P, len(text)))
+    monkeypatch.setattr(lat, "use_loops", lambda find: True)
+    got = build_costs(P, structures, rules, len(text), cache=CostCache(P, len(text)))
+    assert np.array_equal(got, want)
