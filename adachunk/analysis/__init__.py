@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import weakref
 from collections import Counter
+from itertools import starmap
 from typing import Any, Callable
 
 import numpy as np
@@ -34,6 +35,7 @@ from .keys import detector_key, document_key
 from .store import current_store
 
 MARKDOWN_BLOCKS = ("markdown.blocks",)
+MARKDOWN_ROWS = ("markdown.block_rows",)
 
 
 class DocumentAnalysis(Memo):
@@ -111,30 +113,35 @@ class DocumentAnalysis(Memo):
 
     def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
         """:meth:`Memo.memo`; the Markdown parse, asked for by its memo key, is persisted too."""
+        if key == MARKDOWN_ROWS:
+            return self.markdown_block_rows()
         if key == MARKDOWN_BLOCKS:
             return self.markdown_blocks()
         return super().memo(key, compute)
 
+    def markdown_block_rows(self) -> list[tuple[int, int, str, int]]:
+        """The Markdown block parse as ``(start, end, label, level)`` rows, shared by detectors,
+        headings and metrics (persisted when a store is set)."""
+        def compute() -> list[tuple[int, int, str, int]]:
+            from ..detect.markdown import parse_block_rows
+
+            return parse_block_rows(self.text)
+
+        def load(d) -> list[tuple[int, int, str, int]]:
+            return list(zip(d["starts"].tolist(), d["ends"].tolist(), d["labels"].tolist(), d["levels"].tolist()))
+
+        return super().memo(MARKDOWN_ROWS, lambda: self._persisted("markdown.blocks", compute, _dump_blocks, load))
+
     def markdown_blocks(self) -> list[Structure]:
-        """The Markdown block parse (mistletoe), shared by detectors, headings and metrics."""
-        def compute() -> list[Structure]:
-            from ..detect.markdown import parse_blocks
-
-            return parse_blocks(self.text)
-
-        def load(d) -> list[Structure]:
-            return [Structure(int(s), int(e), str(lb), int(lv))
-                    for s, e, lb, lv in zip(d["starts"], d["ends"], d["labels"], d["levels"])]
-
-        # the memo key every detector and metric already uses for the parse
-        return super().memo(MARKDOWN_BLOCKS, lambda: self._persisted("markdown.blocks", compute, _dump_blocks, load))
+        """:meth:`markdown_block_rows` as Structures (made on first request)."""
+        return super().memo(MARKDOWN_BLOCKS, lambda: list(starmap(Structure, self.markdown_block_rows())))
 
     def headings(self):
         """The :class:`~adachunk.split.assemble.HeadingIndex` of the document's Markdown headings."""
         from ..split.assemble import HeadingIndex
 
         return self.memo(("heading_index",), lambda: HeadingIndex(
-            self.text, [b for b in self.markdown_blocks() if b.label == "heading"]))
+            self.text, [Structure(*r) for r in self.markdown_block_rows() if r[2] == "heading"]))
 
     def vector_log(self, name: str) -> "VectorLog | None":
         """Persisted model outputs ``name`` (e.g. one embedder's vectors) when a store is set."""
@@ -192,11 +199,10 @@ class VectorLog:
                        {"keys": np.array(keys, dtype=np.str_), "vectors": np.asarray(vectors, np.float32)})
 
 
-def _dump_blocks(blocks: list[Structure]) -> dict[str, np.ndarray]:
-    return {"starts": np.array([b.start for b in blocks], np.int64),
-            "ends": np.array([b.end for b in blocks], np.int64),
-            "labels": np.array([b.label for b in blocks], dtype=np.str_),
-            "levels": np.array([b.level for b in blocks], np.int64)}
+def _dump_blocks(rows: list[tuple[int, int, str, int]]) -> dict[str, np.ndarray]:
+    starts, ends, labels, levels = zip(*rows) if rows else ((), (), (), ())
+    return {"starts": np.array(starts, np.int64), "ends": np.array(ends, np.int64),
+            "labels": np.array(labels, dtype=np.str_), "levels": np.array(levels, np.int64)}
 
 
 def analysis_of(doc: Document) -> DocumentAnalysis:

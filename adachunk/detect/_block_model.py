@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from operator import attrgetter
+from operator import itemgetter
 from typing import Literal, Sequence
 
 import numpy as np
@@ -77,10 +77,18 @@ class BlockModel:
     reach: int = 3000
 
 
-_START, _END = attrgetter("start"), attrgetter("end")
+_START, _END = itemgetter(0), itemgetter(1)
+Row = tuple[int, int, str, int]  # a block as the Markdown parser makes it: start, end, label, level
 
 
-def top_level(blocks: Sequence[Structure]) -> list[Structure]:
+def _rows(blocks: Sequence[Structure] | Sequence[Row]) -> Sequence[Row]:
+    """``blocks`` as ``(start, end, label, level)`` rows (Structures are converted)."""
+    if blocks and isinstance(blocks[0], Structure):
+        return [(b.start, b.end, b.label, b.level) for b in blocks]  # type: ignore[union-attr]
+    return blocks  # type: ignore[return-value]
+
+
+def top_level(blocks: Sequence[Row]) -> list[Row]:
     """The blocks not nested in an earlier block, in document order."""
     if not blocks:
         return []
@@ -88,13 +96,13 @@ def top_level(blocks: Sequence[Structure]) -> list[Structure]:
     starts = np.fromiter(map(_START, blocks), dtype=np.int64, count=len(blocks))
     ends = np.fromiter(map(_END, blocks), dtype=np.int64, count=len(blocks))
     order = np.lexsort((-ends, starts)).tolist()
-    out: list[Structure] = []
+    out: list[Row] = []
     last_end = None
     for k in order:
         b = blocks[k]
-        if last_end is None or b.start >= last_end:
+        if last_end is None or b[0] >= last_end:
             out.append(b)
-            last_end = b.end
+            last_end = b[1]
     return out
 
 
@@ -119,12 +127,12 @@ class _Units:
     slice: no pattern looks behind its start), so no block body is copied.
     """
 
-    def __init__(self, text: str, blocks: list[Structure]):
+    def __init__(self, text: str, blocks: list[Row]):
         self.text = text
         self.blocks = blocks
-        self.labels = [b.label for b in blocks]
-        self.starts = [b.start for b in blocks]
-        self.ends = [b.end for b in blocks]
+        self.labels = [b[2] for b in blocks]
+        self.starts = [b[0] for b in blocks]
+        self.ends = [b[1] for b in blocks]
         n = len(blocks)
         self.glue = np.zeros(max(n - 1, 0), dtype=bool)  # glue[k]: blocks k and k+1 are one unit
         # one character per block: the prefilters run over these strings in one regex pass
@@ -323,21 +331,23 @@ def _bind_headings(units: _Units) -> None:
         after = j + 2
 
 
-def bound_blocks(text: str, blocks: Sequence[Structure], model: BlockModel = BlockModel()) -> list[tuple[int, int]]:
+def bound_blocks(text: str, blocks: Sequence[Structure] | Sequence[Row],
+                 model: BlockModel = BlockModel()) -> list[tuple[int, int]]:
     """Units of ``text`` (see the module docstring) from its Markdown ``blocks``.
 
     Args:
         text: the document text.
-        blocks: every block of :func:`adachunk.detect.markdown.parse_blocks` (nested ones too).
+        blocks: every block of :func:`adachunk.detect.markdown.parse_blocks` (nested ones too),
+            as Structures or as the rows of ``parse_block_rows``.
         model: which bindings to make.
 
     Returns:
         Sorted, disjoint ``(start, end)`` spans, one per unit.
     """
-    top = top_level(blocks)
+    top = top_level(_rows(blocks))
     if not top:
         return []
-    units = _Units(text, [b for b in top if b.label != "thematic_break"] or top)
+    units = _Units(text, [b for b in top if b[2] != "thematic_break"] or top)
     if model.points:
         _bind_points(units)
     if model.lead_in:

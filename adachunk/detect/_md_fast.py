@@ -40,7 +40,6 @@ import re
 from itertools import compress, repeat
 from operator import contains, not_, or_
 
-from ..types import Structure
 from . import _md_mistletoe as mm
 from ._md_mistletoe import bt, btz
 from ._md_fast_list import SimpleItems, read_list
@@ -200,7 +199,7 @@ def walk_top(walker, buf: list, bound: int) -> None:
         start = starts[first]
         if start == 0 and bom:  # LineMap.content_start: a byte-order mark is not content
             start = 1
-        out.append(Structure(skip_ws(text, start, ends[first]).end(), ends[last], label, level))
+        out.append((skip_ws(text, start, ends[first]).end(), ends[last], label, level))
 
 
 def _simple_list(walker, items: SimpleItems, first: int, last: int) -> None:
@@ -212,15 +211,15 @@ def _simple_list(walker, items: SimpleItems, first: int, last: int) -> None:
     """
     lm, out = walker.lm, walker.out
     ends, content_start, last_nonblank = lm.ends, lm.content_start, lm.last_nonblank
-    out.append(Structure(content_start(first), ends[last], "list", 1))
+    out.append((content_start(first), ends[last], "list", 1))
     n = len(items)
     for k, item in enumerate(items):
         ifirst = item[4] - 1
         ilast = last_nonblank(ifirst, items[k + 1][4] - 1 if k + 1 < n else last + 1)
-        out.append(Structure(content_start(ifirst), ends[ilast], "list_item", 1))
+        out.append((content_start(ifirst), ends[ilast], "list_item", 1))
         inner = ((ITEM, ifirst, item[3]),)
         start = content_start(ifirst, inner)
         if start >= ends[ifirst]:  # _list's blank marker line: its children shift by a line
             walker.walk(item[0], ilast + 1, inner, 1, 0, 1)
         else:  # walk: the paragraph's last line is last_nonblank(ifirst, ilast + 1) == ilast
-            out.append(Structure(start, ends[ilast], "paragraph", 0))
+            out.append((start, ends[ilast], "paragraph", 0))

@@ -15,7 +15,6 @@ from functools import lru_cache
 from itertools import accumulate, repeat
 from operator import add
 
-from ..types import Structure
 
 # Only CR LF, CR and LF end a line: str.splitlines() would also split on \v, \f, \x1c-\x1e,
 # \x85, U+2028/2029, which Markdown treats as ordinary characters.
@@ -40,6 +39,11 @@ _MARKER = re.compile(r"[ \t]*(?:>|(?:[0-9]{1,9}[.)]|[-+*])(?=[ \t]|$))")
 
 QUOTE = "q"
 ITEM = "i"
+
+# A block as the parser makes it: ``(start, end, label, level)``, the fields of a Structure in
+# its order (so tuples sort as Structures do). A document has tens of thousands of blocks and
+# most consumers want arrays by label: a tuple costs 30 ns, a Structure 0.9 us.
+Row = tuple[int, int, str, int]
 
 
 @dataclass
@@ -132,9 +136,9 @@ class LineMap:
                 pos += len(link[2])
         return _WS.match(text, pos, end).end()
 
-    def span(self, label: str, first: int, last: int, chain: tuple = (), level: int = 0):
-        """Structure from the content start of ``first`` to the end of line ``last``."""
-        return Structure(self.content_start(first, chain), self.ends[last], label, level)
+    def span(self, label: str, first: int, last: int, chain: tuple = (), level: int = 0) -> Row:
+        """The block from the content start of ``first`` to the end of line ``last``."""
+        return (self.content_start(first, chain), self.ends[last], label, level)
 
 
 @lru_cache(maxsize=16)
@@ -219,14 +223,14 @@ def mistletoe_lines(lm: LineMap, lo: int, wrappers: dict) -> tuple[list[str], li
     return lines, plain
 
 
-def table_cells(lm: LineMap, row: int, start: int) -> list[Structure]:
+def table_cells(lm: LineMap, row: int, start: int) -> list[Row]:
     """Cells of the table row on line ``row`` whose content starts at ``start``.
 
     Splits on unescaped pipes like mistletoe's ``TableRow``; each cell is stripped of
     surrounding whitespace and empty cells are skipped.
     """
     text, end = lm.text, lm.ends[row]
-    cells: list[Structure] = []
+    cells: list[Row] = []
     pos = start
     for stop in [m.start() for m in _PIPE.finditer(text, start, end)] + [end]:
         m = _NONBLANK.search(text, pos, stop)
@@ -234,7 +238,7 @@ def table_cells(lm: LineMap, row: int, start: int) -> list[Structure]:
             last = stop
             while text[last - 1].isspace():
                 last -= 1
-            cells.append(Structure(m.start(), last, "table_cell", 0))
+            cells.append((m.start(), last, "table_cell", 0))
         pos = stop + 1
     return cells
 
@@ -308,7 +312,7 @@ def find_wrappers(lm: LineMap, first_line: int = 0) -> dict[int, tuple[int, bool
     return found
 
 
-def fallback_blocks(lm: LineMap, lo: int, hi: int, wrappers: dict) -> list[Structure]:
+def fallback_blocks(lm: LineMap, lo: int, hi: int, wrappers: dict) -> list[Row]:
     """Line-based block scan of lines ``[lo, hi)`` used when mistletoe fails.
 
     Recognises fenced code, ATX headings, the HTML wrappers and groups of non-blank lines
@@ -360,7 +364,7 @@ def fallback_blocks(lm: LineMap, lo: int, hi: int, wrappers: dict) -> list[Struc
             label, level = "blockquote", 1
         else:
             label, level = "paragraph", 0
-        out.append(Structure(start, lm.ends[j - 1], label, level))
+        out.append((start, lm.ends[j - 1], label, level))
         i = j
     return out
 

@@ -37,7 +37,7 @@ from ..registry import detectors
 from ..types import SpanArrays, Structure, span_arrays
 from ._block_model import BlockModel, FootnoteMode, bound_blocks
 from .base import DetectContext, Detector, DetectorParams
-from .markdown import parse_blocks
+from .markdown import shared_rows
 
 log = logging.getLogger("adachunk.detect")
 
@@ -107,7 +107,7 @@ class DocumentBlockDetector(Detector):
             return ctx.memo(("document.block.ingested",),
                             lambda: ingested_blocks(ctx.text, doc.split_points, doc.id))
         model = self._model()
-        blocks = ctx.memo(("markdown.blocks",), lambda: parse_blocks(ctx.text))
+        blocks = shared_rows(ctx)
         return ctx.memo(("document.block.markdown", model), lambda: bound_blocks(ctx.text, blocks, model))
 
     def detect(self, ctx: DetectContext) -> list[Structure]:

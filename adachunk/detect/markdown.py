@@ -39,7 +39,8 @@ from __future__ import annotations
 import logging
 import re
 from bisect import bisect_left
-from typing import Literal
+from itertools import starmap
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field
@@ -51,6 +52,11 @@ from . import _md_mistletoe as mm
 from . import _md_offsets as mo
 from ._md_mistletoe import bt
 from .base import DetectContext, Detector, DetectorParams, finalize
+
+# Memo keys of one document's parse: its blocks as rows (what the detectors read) and as
+# Structures (made from the rows when a consumer asks for them).
+ROWS_KEY = ("markdown.block_rows",)
+BLOCKS_KEY = ("markdown.blocks",)
 
 log = logging.getLogger("adachunk.detect")
 
@@ -79,7 +85,7 @@ class _Walker:
     def __init__(self, lm: mo.LineMap, lines: tuple[list[str], list[str]], wrappers: dict,
                  engine: str = "auto"):
         (self.lines, self.plain), self.lm, self.wrappers = lines, lm, wrappers
-        self.out: list[Structure] = []
+        self.out: list[mo.Row] = []
         # only the top level (of the text and of each wrapper) has a fast path: nested blocks
         # are always tokenized by mistletoe's readers
         self._fast = engine == "auto"
@@ -150,7 +156,7 @@ class _Walker:
         # delimiter row
         for row in [first] + list(range(first + 2, last + 1)):
             start = lm.content_start(row, chain)
-            self.out.append(Structure(start, lm.ends[row], "table_row", 0))
+            self.out.append((start, lm.ends[row], "table_row", 0))
             self.out.extend(mo.table_cells(lm, row, start))
 
     def _html(self, first, last, chain, lists, quotes) -> None:
@@ -186,10 +192,32 @@ def parse_blocks(text: str, engine: Engine = "auto") -> list[Structure]:
         sorted; labels are those of :data:`BLOCK_LABELS`. ``level`` is the heading level, the
         nesting depth for ``list``/``list_item``/``blockquote`` (1 = outermost), else 0.
     """
+    return as_structures(parse_block_rows(text, engine))
+
+
+def as_structures(rows: list[mo.Row]) -> list[Structure]:
+    """One :class:`Structure` per ``(start, end, label, level)`` row, in order."""
+    return list(starmap(Structure, rows))
+
+
+def shared_rows(ctx: Any) -> list[mo.Row]:
+    """The document's parse as rows, made once per document for every consumer of ``ctx``
+    (a detection or metric context, or a document analysis)."""
+    return ctx.memo(ROWS_KEY, lambda: parse_block_rows(ctx.text))
+
+
+def shared_blocks(ctx: Any) -> list[Structure]:
+    """The document's parse as Structures, made from :func:`shared_rows` (one parse)."""
+    return ctx.memo(BLOCKS_KEY, lambda: as_structures(shared_rows(ctx)))
+
+
+def parse_block_rows(text: str, engine: Engine = "auto") -> list[mo.Row]:
+    """:func:`parse_blocks` as ``(start, end, label, level)`` tuples (same order), without a
+    Structure per block."""
     if engine not in ENGINES:
         raise ValueError(f"unknown Markdown engine {engine!r}: use one of {', '.join(ENGINES)}")
     lm = mo.LineMap(text)
-    out: list[Structure] = []
+    out: list[mo.Row] = []
     lo = 0
     fm = mo.front_matter_end(lm)
     if fm >= 0:
@@ -216,7 +244,8 @@ def parse_blocks(text: str, engine: Engine = "auto") -> list[Structure]:
                 del walker.out[mark:]
                 walker.out.extend(mo.fallback_blocks(lm, a, b, wrappers))
     out.extend(walker.out)
-    return finalize(out)
+    # a row is its Structure's fields in order: sorted as finalize sorts Structures
+    return sorted([r for r in out if r[1] > r[0]])
 
 
 def heading_title(text: str, s: Structure) -> str:
@@ -264,24 +293,18 @@ class MarkdownBlockDetector(Detector):
             "Both give the same blocks; 'auto' is faster.",
         )
 
-    def _blocks(self, ctx: DetectContext) -> list[Structure]:
+    def _blocks(self, ctx: DetectContext) -> list[mo.Row]:
         engine = self.params.engine
-        if engine == "auto":  # the parse every other consumer of markdown.blocks shares
-            return ctx.memo(("markdown.blocks",), lambda: parse_blocks(ctx.text))
-        return ctx.memo(("markdown.blocks", engine), lambda: parse_blocks(ctx.text, engine))
+        if engine == "auto":  # the parse every other consumer of the document's blocks shares
+            return shared_rows(ctx)
+        return ctx.memo(ROWS_KEY + (engine,), lambda: parse_block_rows(ctx.text, engine))
 
     def detect(self, ctx: DetectContext) -> list[Structure]:
         """Spans of the configured block kind, labelled with this structure's name."""
-        blocks = self._blocks(ctx)
         block, levels = self.params.block, self.params.levels
         keep = None if levels is None else set(levels)
-        return finalize(
-            [
-                Structure(s.start, s.end, self.name, s.level)
-                for s in blocks
-                if s.label == block and (keep is None or s.level in keep)
-            ]
-        )
+        return finalize([Structure(start, end, self.name, level) for start, end, label, level in self._blocks(ctx)
+                         if label == block and (keep is None or level in keep)])
 
     def detect_arrays(self, ctx: DetectContext) -> SpanArrays:
         """Starts and ends of :meth:`detect`'s spans, without a Structure per span.
@@ -299,13 +322,13 @@ class MarkdownBlockDetector(Detector):
         return rows[:, 0].copy(), rows[:, 1].copy()
 
 
-def _rows_by_label(blocks: list[Structure]) -> dict[str, np.ndarray]:
+def _rows_by_label(blocks: list[mo.Row]) -> dict[str, np.ndarray]:
     """``label -> int64 rows (start, end, level)``, in ``blocks``' order.
 
-    ``parse_blocks`` sorts by ``(start, end, label, level)``, so each label's rows are in the
-    ``(start, end, level)`` order that ``detect`` produces.
+    ``parse_block_rows`` sorts by ``(start, end, label, level)``, so each label's rows are in
+    the ``(start, end, level)`` order that ``detect`` produces.
     """
     grouped: dict[str, list[tuple[int, int, int]]] = {}
-    for s in blocks:
-        grouped.setdefault(s.label, []).append((s.start, s.end, s.level))
+    for start, end, label, level in blocks:
+        grouped.setdefault(label, []).append((start, end, level))
     return {label: np.array(rows, dtype=np.int64).reshape(-1, 3) for label, rows in grouped.items()}

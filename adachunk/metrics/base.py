@@ -34,7 +34,7 @@ class MetricResult:
 
 
 # Memo keys (first element) that are pure functions of the document and the key's own parameters.
-SHARED_KEYS = frozenset({"markdown.blocks", "coref.pairs", "span_embeddings"})
+SHARED_KEYS = frozenset({"markdown.blocks", "markdown.block_rows", "coref.pairs", "span_embeddings"})
 
 
 class MetricContext(Memo):

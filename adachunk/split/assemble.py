@@ -40,10 +40,9 @@ class HeadingIndex:
 
 def markdown_headings(ctx) -> list[Structure]:
     """All Markdown headings of the document (shares the detection pass's parse)."""
-    from ..detect.markdown import parse_blocks
+    from ..detect.markdown import shared_rows
 
-    blocks = ctx.memo(("markdown.blocks",), lambda: parse_blocks(ctx.text))
-    return [b for b in blocks if b.label == "heading"]
+    return [Structure(*r) for r in shared_rows(ctx) if r[2] == "heading"]
 
 
 class PageIndex:

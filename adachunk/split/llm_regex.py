@@ -30,7 +30,7 @@ from pydantic_core import PydanticCustomError
 
 from ..detect.base import DetectContext
 from ..errors import Location, ProfileError
-from ..detect.markdown import parse_blocks
+from ..detect.markdown import shared_blocks
 from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
@@ -294,7 +294,7 @@ class LLMRegexSplitter:
         if not doc.text:
             return Chunking([], NAME, {"model": self.params.model, "status": "empty"})
         ctx = DetectContext(doc.text, doc)
-        blocks = ctx.memo(("markdown.blocks",), lambda: parse_blocks(doc.text))
+        blocks = shared_blocks(ctx)
         job = _Job(doc, policy, blocks, protected_spans(doc.text, blocks),
                    {"model": self.params.model})
         try:
