@@ -186,7 +186,7 @@ class TiktokenCounter:
         if self.fast is None and self.pure is None:
             offline_encoding(name)  # fail early (ADA212) on a bad vocabulary
         self._seen = 0  # characters encoded so far ("auto" mode)
-        self._byte_len: np.ndarray | None = None
+        self._codes: np.ndarray | None = None  # see _char_codes
 
     @property
     def backend(self) -> str:
@@ -268,26 +268,28 @@ class TiktokenCounter:
             return np.diff(np.append(np.asarray(offsets[: len(safe)], np.int64), len(ids))).tolist()
         return [len(ids) for ids in self._slow.encode_ordinary_batch(safe)]
 
-    def _lengths(self, ids: np.ndarray) -> np.ndarray:
-        """Byte length of each token id (table filled on demand for the ids seen so far)."""
-        if self._byte_len is None:
-            if self.fast is None and self.pure is not None:
-                lens = self.pure.byte_lengths()  # complete: stays right after a move to tiktoken
-            elif self.fast is None:
-                lens = np.full(self.enc.max_token_value + 1, -1, dtype=np.int64)
-                for tok, rank in self.enc._mergeable_ranks.items():  # noqa: SLF001 - public data
-                    lens[rank] = len(tok)
-            else:
-                lens = np.full(self.fast.max_token_value + 1, -1, dtype=np.int64)
-            self._byte_len = lens
-        lens = self._byte_len
-        out = lens[ids]
+    def _char_codes(self, ids: np.ndarray) -> np.ndarray:
+        """Per token id: ``2 * (characters that start in its bytes) + (1 if its first byte is a
+        UTF-8 continuation byte)``; the table is filled for the ids seen so far, from their bytes
+        (the same under every backend: the ids are)."""
+        table = self._codes
+        top = int(ids.max()) + 1 if len(ids) else 0
+        if table is None or top > len(table):
+            grown = np.full(max(top, 256), -1, dtype=np.int64)
+            if table is not None:
+                grown[: len(table)] = table
+            table = self._codes = grown
+        out = table[ids]
         missing = out < 0
         if missing.any():
             decode = (self.fast or self._slow).decode_single_token_bytes
-            for i in np.unique(ids[missing]).tolist():
-                lens[i] = len(decode(i))
-            out = lens[ids]
+            new = np.unique(ids[missing])
+            pieces = [decode(i) for i in new.tolist()]
+            raw = np.frombuffer(b"".join(pieces), dtype=np.uint8)
+            firsts = np.cumsum([0] + [len(p) for p in pieces[:-1]])  # every token has a byte
+            opens = ((raw & 0xC0) != 0x80).astype(np.int64)
+            table[new] = 2 * np.add.reduceat(opens, firsts) + (1 - opens[firsts])
+            out = table[ids]
         return out
 
     def splits_at(self, text: str, pos: int) -> bool:
@@ -317,20 +319,15 @@ class TiktokenCounter:
         if not safe:
             return np.zeros(1, np.int64), np.zeros(1, np.int64)
         ids = self._ids(safe)
-        byte_ends = np.cumsum(self._lengths(ids))
+        codes = self._char_codes(ids)
+        ends = np.cumsum(codes >> 1)  # characters begun up to each token's end
         if safe.isascii():  # one byte per code point: every token end is a candidate
-            return (np.concatenate(([0], byte_ends)).astype(np.int64),
+            return (np.concatenate(([0], ends)).astype(np.int64),
                     np.arange(len(ids) + 1, dtype=np.int64))
-        raw = np.frombuffer(safe.encode("utf-8"), dtype=np.uint8)
-        # UTF-8 continuation bytes (sorted). A byte offset b lies on a character boundary unless
-        # b is one of them, and b - (continuation bytes before b) code points precede it: no
-        # per-byte running count (a text is mostly single-byte, so the array is short).
-        cont = np.flatnonzero((raw & 0xC0) == 0x80)
-        before = np.searchsorted(cont, byte_ends)
-        inside = before < len(cont)
-        inside[inside] = cont[before[inside]] == byte_ends[inside]
-        keep = np.flatnonzero(~inside)
-        positions = np.concatenate(([0], byte_ends[keep] - before[keep])).astype(np.int64)
+        # A token's end lies on a character boundary unless the next token opens with a
+        # continuation byte; there, the characters begun before it are the code-point offset.
+        keep = np.append(np.flatnonzero((codes[1:] & 1) == 0), len(ids) - 1)
+        positions = np.concatenate(([0], ends[keep])).astype(np.int64)
         sizes = np.concatenate(([0], keep + 1)).astype(np.int64)
         return positions, sizes
 

@@ -54,7 +54,8 @@ def test_boundaries_are_char_boundaries_and_sizes_consistent(text):
 def _boundaries_by_running_count(c, text):
     """The per-byte formulation: a running count of character-start bytes (the reference)."""
     ids = c._ids(text)
-    byte_ends = np.cumsum(c._lengths(ids))
+    decode = offline_encoding(c.name).decode_single_token_bytes  # tiktoken's bytes of each id
+    byte_ends = np.cumsum([len(decode(i)) for i in ids.tolist()]).astype(np.int64)
     raw = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     is_start = (raw & 0xC0) != 0x80
     cp_before = np.concatenate(([0], np.cumsum(is_start)))
