@@ -13,7 +13,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate, repeat
-from operator import add
+from operator import add, sub
 
 
 # Only CR LF, CR and LF end a line: str.splitlines() would also split on \v, \f, \x1c-\x1e,
@@ -61,18 +61,21 @@ class LineMap:
     def __post_init__(self) -> None:
         text = self.text
         self._blank: list[bool] | None = None
+        self._lines: list[str] | None = None
         if "\r" not in text:
-            # "\n" only (the usual case): line lengths from one split, offsets by running sums,
-            # and which lines are blank (str.isspace is the regex \s of is_blank)
+            # "\n" only (the usual case): the lines with their "\n" from one split (what
+            # mistletoe reads: kept for mistletoe_lines), offsets by running sums of their
+            # lengths, and which lines are blank (str.isspace is the regex \s of is_blank, and
+            # a line holding only its "\n" is blank). C-level maps only: no Python per line.
             pieces = text.split("\n")
-            lengths = list(map(len, pieces))
-            self.starts = [0, *accumulate(length + 1 for length in lengths[:-1])]
-            self.ends = list(map(add, self.starts, lengths))
-            self._blank = [not piece or piece.isspace() for piece in pieces]
-            if lengths[-1] == 0:  # a final "\n" does not open a further (empty) line
-                self.starts.pop()
-                self.ends.pop()
-                self._blank.pop()
+            if not pieces[-1]:  # a final "\n" does not open a further (empty) line
+                pieces.pop()
+            lines = list(map(add, pieces, repeat("\n")))
+            stops = list(accumulate(map(len, lines)))  # where the next line starts
+            self.starts = [0, *stops[:-1]] if lines else []
+            self.ends = list(map(sub, stops, repeat(1)))
+            self._blank = list(map(str.isspace, lines))
+            self._lines = lines
             return
         spans = [m.span() for m in _EOL.finditer(text)]
         self.ends = [a for a, _ in spans]
@@ -84,6 +87,12 @@ class LineMap:
 
     def __len__(self) -> int:
         return len(self.starts)
+
+    def take_lines(self) -> list[str] | None:
+        """The ``\\n``-ended lines split on construction (texts without ``\\r``), handed over
+        once: the caller may change them. None when there are none (left)."""
+        lines, self._lines = self._lines, None
+        return lines
 
     def line_of(self, offset: int) -> int:
         """Index of the line holding ``offset``."""
@@ -201,17 +210,9 @@ def mistletoe_lines(lm: LineMap, lo: int, wrappers: dict) -> tuple[list[str], li
     as one block across blank lines; the second keeps the wrappers' insides for their own parse.
     """
     text = lm.text
-    if "\0" in text:
-        text = text.replace("\0", "\ufffd")
-    if text.startswith("\ufeff"):
-        text = " " + text[1:]
-    if "\r" in text:
-        lines = [text[s:e] + "\n" for s, e in zip(lm.starts, lm.ends)]
-    else:  # the same lines, by one split and a C-level map (three times faster)
-        lines = text.split("\n")
-        if len(lines) > len(lm.starts):  # a final "\n" opens no further line
-            lines.pop()
-        lines = list(map(add, lines, repeat("\n")))
+    lines = lm.take_lines()  # the LineMap's own split, when the text needs no replacement
+    if lines is None or "\0" in text or text.startswith("\ufeff"):
+        lines = _replaced_lines(lm)
     for i in range(lo):
         lines[i] = "\n"
     plain = list(lines) if wrappers else lines
@@ -221,6 +222,21 @@ def mistletoe_lines(lm: LineMap, lo: int, wrappers: dict) -> tuple[list[str], li
             lines[i] = "x\n"
         lines[close] = "-->\n"
     return lines, plain
+
+
+def _replaced_lines(lm: LineMap) -> list[str]:
+    """:func:`mistletoe_lines` before masking: NUL and a leading BOM replaced, ``\\n`` ends."""
+    text = lm.text
+    if "\0" in text:
+        text = text.replace("\0", "\ufffd")
+    if text.startswith("\ufeff"):
+        text = " " + text[1:]
+    if "\r" in text:
+        return [text[s:e] + "\n" for s, e in zip(lm.starts, lm.ends)]
+    lines = text.split("\n")  # the same lines, by one split and a C-level map
+    if len(lines) > len(lm.starts):  # a final "\n" opens no further line
+        lines.pop()
+    return list(map(add, lines, repeat("\n")))
 
 
 def table_cells(lm: LineMap, row: int, start: int) -> list[Row]:
