@@ -149,6 +149,20 @@ def test_line_map_equals_regex_line_splitting(text, depth):
         assert lm.is_blank(i, depth) == (pos >= end)
 
 
+@settings(max_examples=200, deadline=None)
+@given(text=st.lists(st.sampled_from(["a", " ", "\t", "\n", "\r", "\0", "\ufeff", "é", "<table>", "</table>"]),
+                     max_size=40).map("".join))
+def test_mistletoe_lines_from_the_line_maps_split(text):
+    """The lines the LineMap keeps (texts without CR) are the ones split again from the text."""
+    lm = mo.LineMap(text)
+    wrappers = mo.find_wrappers(lm, 0)
+    got = mo.mistletoe_lines(lm, 0, wrappers)
+    assert lm.take_lines() is None  # handed over once
+    again = mo.mistletoe_lines(lm, 0, wrappers)  # nothing left to take: split from the text
+    assert got == again
+    assert [len(x) - 1 for x in got[1]] == [e - s for s, e in zip(lm.starts, lm.ends)]
+
+
 @settings(max_examples=300, deadline=None)
 @given(text=st.lists(st.sampled_from(["x", " ", "\n", "\r", "\r\n", "```", "~~~", "<table>",
                                       "<Figure ", "- ", "> "]), max_size=30).map("".join),
