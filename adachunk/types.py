@@ -191,12 +191,25 @@ class Memo:
 SpanArrays = tuple[np.ndarray, np.ndarray]
 
 
+class _Sorted(tuple):
+    """A ``(starts, ends)`` pair that :func:`span_arrays` made: int64 arrays sorted by start.
+
+    A plain tuple in every other respect. Given back to :func:`span_arrays` (the analysis sorts
+    a detector's arrays, the cost lattice asks again), it is returned as it is instead of being
+    checked for order once more: two passes over every word of the document.
+    """
+
+    __slots__ = ()
+
+
 def span_arrays(spans: "Sequence[Structure] | SpanArrays") -> SpanArrays:
     """Starts and ends as int64 arrays sorted by start (accepts Structures or arrays).
 
     Detectors with many spans (words, sentences) hand arrays straight to the cost lattice:
     building a Python object per word costs more than everything else the lattice does.
     """
+    if type(spans) is _Sorted:
+        return spans  # type: ignore[return-value]
     if isinstance(spans, tuple) and len(spans) == 2 and isinstance(spans[0], np.ndarray):
         starts, ends = np.asarray(spans[0], np.int64), np.asarray(spans[1], np.int64)
     elif not spans:
@@ -207,4 +220,4 @@ def span_arrays(spans: "Sequence[Structure] | SpanArrays") -> SpanArrays:
     if len(starts) > 1 and np.any(starts[1:] < starts[:-1]):
         order = np.argsort(starts, kind="stable")
         starts, ends = starts[order], ends[order]
-    return starts, ends
+    return _Sorted((starts, ends))
