@@ -1,4 +1,5 @@
-"""``Structure`` keeps a frozen dataclass's behaviour with its faster constructor."""
+"""The fast paths of :mod:`adachunk.types`: ``Structure``'s constructor keeps a frozen
+dataclass's behaviour; ``span_arrays`` hands back a pair it made without sorting it again."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import copy
 import dataclasses
 import pickle
 
+import numpy as np
 import pytest
 
-from adachunk.types import Structure
+from adachunk.types import Structure, span_arrays
 
 
 @dataclasses.dataclass(frozen=True, slots=True, order=True)
@@ -41,3 +43,14 @@ def test_still_frozen_hashable_ordered_and_copyable():
     assert pickle.loads(pickle.dumps(s)) == s == copy.deepcopy(s)
     assert dataclasses.replace(s, level=3) == Structure(1, 5, "heading", 3)
     assert repr(s) == "Structure(start=1, end=5, label='heading', level=2)"
+
+
+def test_span_arrays_reuses_its_own_sorted_pair():
+    spans = [Structure(5, 9, "x"), Structure(1, 3, "x"), Structure(1, 2, "x")]
+    first = span_arrays(spans)
+    assert first[0].tolist() == [1, 1, 5] and first[1].tolist() == [3, 2, 9]  # stable by start
+    assert span_arrays(first) is first  # known sorted: not checked again
+    assert first == tuple(first) and isinstance(first, tuple)
+    raw = (np.array([4, 2]), np.array([6, 3]))  # a plain pair is still sorted
+    got = span_arrays(raw)
+    assert got[0].tolist() == [2, 4] and got[1].tolist() == [3, 6]
