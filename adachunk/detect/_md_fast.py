@@ -199,7 +199,9 @@ def walk_top(walker, buf: list, bound: int) -> None:
         start = starts[first]
         if start == 0 and bom:  # LineMap.content_start: a byte-order mark is not content
             start = 1
-        out.append((skip_ws(text, start, ends[first]).end(), ends[last], label, level))
+        if start < ends[first] and text[start].isspace():  # at most 3 spaces before the content
+            start = skip_ws(text, start, ends[first]).end()
+        out.append((start, ends[last], label, level))
 
 
 def _simple_list(walker, items: SimpleItems, first: int, last: int) -> None:
