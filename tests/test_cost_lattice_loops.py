@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import adachunk.cost._lattice_jit as jit
 import adachunk.cost.lattice as lat
 from adachunk.cost import coverage_sum, reference
 from adachunk.cost.candidates import Finder
@@ -25,9 +26,9 @@ from .test_cost_lattice_parity import SHAPES, SMALL_BATCH, _scales, _widths, lat
 @pytest.fixture(params=["compiled", "python"])
 def loops_on(request, monkeypatch):
     """The lattice runs its loops for every input; ``python``: the loops uncompiled."""
-    monkeypatch.setattr(lat, "use_loops", lambda find: find.arange or find.below is not None)
+    monkeypatch.setattr(jit, "use_loops", lambda find: find.arange or find.below is not None)
     if request.param == "python":
-        monkeypatch.setattr(lat, "compiled", lambda fn, helpers=(): fn)
+        monkeypatch.setattr(jit, "compiled", lambda fn, helpers=(): fn)
         monkeypatch.setattr(coverage_sum, "compiled", lambda fn, helpers=(): fn)
     return request.param
 
@@ -116,10 +117,10 @@ def test_marks_loop_equals_the_difference_sum(loops_on, scales):
 def test_loops_need_an_O1_search():
     """Without a rank table (no text length given) the lattice keeps its numpy searches."""
     P = np.array([0, 4, 9, 30], dtype=np.int64)
-    assert not lat.use_loops(Finder(P))
-    assert lat.use_loops(Finder(P, 30)) == lat.numba_loaded()
-    big = Finder(np.arange(lat.JIT_MIN_CANDIDATES, dtype=np.int64))
-    assert lat.use_loops(big)
+    assert not jit.use_loops(Finder(P))
+    assert jit.use_loops(Finder(P, 30)) == jit.numba_loaded()
+    big = Finder(np.arange(jit.JIT_MIN_CANDIDATES, dtype=np.int64))
+    assert jit.use_loops(big)
 
 
 @pytest.mark.parametrize("granularity", ["chars", "tokens"])
@@ -135,8 +136,8 @@ def test_clair_costs_with_loops_equal_the_numpy_lattice(clair_docs, granularity,
     structures = detect_all(policy, DetectContext(text))
     P, _ = (CharCounter() if granularity == "chars" else get_counter("o200k_base")).boundaries(text)
     rules = list(policy.rules)
-    monkeypatch.setattr(lat, "use_loops", lambda find: False)
+    monkeypatch.setattr(jit, "use_loops", lambda find: False)
     want = build_costs(P, structures, rules, len(text), cache=CostCache(P, len(text)))
-    monkeypatch.setattr(lat, "use_loops", lambda find: True)
+    monkeypatch.setattr(jit, "use_loops", lambda find: True)
     got = build_costs(P, structures, rules, len(text), cache=CostCache(P, len(text)))
     assert np.array_equal(got, want)

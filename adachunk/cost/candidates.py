@@ -32,6 +32,9 @@ class Finder:
         self.P = P
         self.arange = _is_arange(P)
         self.below = None
+        # (mode, P, below) as the compiled lattice loops take them, made on first use there
+        # (adachunk.cost._lattice_jit.loop_args)
+        self.loop_args: tuple | None = None
         if (not self.arange and n is not None and len(P) and 0 <= int(P[0]) and int(P[-1]) <= n
                 and len(P) < (1 << 31) and bool(np.all(P[1:] > P[:-1]))):
             below = np.zeros(n + 2, dtype=np.int32)

@@ -21,9 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._jit import compiled, numba_loaded
 from ..types import SpanArrays, Structure, span_arrays
-from . import _lattice_loops as loops
+from . import _lattice_jit as jit
 from .candidates import Finder as _Finder
 from .coverage_sum import coverage_of, marks_sum, ramp_sums, ramp_values, weighted_sum
 from .punishments import Shape
@@ -164,68 +163,12 @@ def _ramp_batch(find: _Finder, lo, hi, k_lo, counts, shape: Shape):
     return part.values(segs)
 
 
-# From this many candidates a document's lattice runs the compiled loops of
-# :mod:`adachunk.cost._lattice_loops` even in a process that has not loaded Numba yet (its
-# import and the loops' load from the disk cache cost ~0.6 s of CPU; the solver compiles from
-# 1,000,000 candidates on, so Numba is loaded by then anyway).
-JIT_MIN_CANDIDATES = 1_000_000
-
-
-def use_loops(find: _Finder) -> bool:
-    """Whether the lattice over ``find``'s candidates runs the compiled loops (same values):
-    Numba is loaded or the document is long, and each search is O(1)."""
-    return (find.arange or find.below is not None) and (
-        numba_loaded() or len(find.P) >= JIT_MIN_CANDIDATES)
-
-
-def _loop_args(find: _Finder) -> tuple[int, np.ndarray, np.ndarray]:
-    """``(mode, P, below)`` of ``find`` as the compiled loops take them (fixed dtypes)."""
-    args = getattr(find, "_loop_args", None)
-    if args is None:
-        P = np.ascontiguousarray(find.P, dtype=np.int64)
-        if find.arange:
-            args = (loops.ARANGE, P, np.zeros(1, np.int32))
-        else:
-            args = (loops.TABLE, P, np.ascontiguousarray(find.below, dtype=np.int32))
-        find._loop_args = args
-    return args
-
-
-def _covered_loop(find: _Finder, starts, ends, side: str, n: int):
-    """:func:`_covered` in one compiled pass over the spans (same arrays)."""
-    mode, P, below = _loop_args(find)
-    lo, hi, open_lo = _regions(starts, ends, side, n)
-    lo = np.ascontiguousarray(lo, dtype=np.int64)
-    hi = np.ascontiguousarray(hi, dtype=np.int64)
-    out = [np.empty(len(lo), np.int64) for _ in range(4)]
-    k = compiled(loops.covered_loop, loops.HELPERS)(mode, P, below, lo, hi, open_lo, *out)
-    if k == 0:
-        return None
-    return tuple(a[:k] for a in out)
-
-
-def _ramp_loop(find: _Finder, lo, hi, k_lo, counts, shape: Shape, lengths: np.ndarray):
-    """A non-const shape over one batch of regions, compiled: ``(acc, a, b)``, the floats per
-    candidate that ``bincount`` of :func:`_ramp_batch` (or of the reference when segments
-    overlap) gives, non-zero only in ``acc[a:b]``. ``lengths``: the regions' ``hi - lo``."""
-    mode, P, below = _loop_args(find)
-    segs = shape.segments(lengths)
-    acc = np.zeros(len(P), dtype=np.float64)
-    # one row per segment (a shape gives an array per region for each of d0, d1, v0, v1)
-    cols = [np.array([seg[k] for seg in segs], dtype=np.float64).reshape(len(segs), -1) for k in range(4)]
-    ok, a, b = compiled(loops.ramp_loop, loops.HELPERS)(mode, P, below, lo, k_lo, counts, *cols, acc)
-    if ok:
-        return acc, a, b
-    idx, vals = ramp_batch(find.P, lo, hi, k_lo, counts, shape)  # overlapping segments
-    return np.bincount(idx, weights=vals, minlength=len(P)), 0, len(P)
-
-
 def _covered(find: _Finder, starts, ends, side: str, n: int):
     """Regions holding at least one candidate: ``(lo, hi, k_lo, counts)``, or None."""
     if len(starts) == 0:
         return None
-    if use_loops(find):
-        return _covered_loop(find, starts, ends, side, n)
+    if jit.use_loops(find):
+        return jit.covered(find, starts, ends, side, n)
     lo, hi, open_lo = _regions(starts, ends, side, n)
     k_lo = find.search(lo, "right" if open_lo else "left")
     k_hi = find.search(hi, "left")
@@ -326,7 +269,7 @@ class CostCache:
         stacked = self._stacks.get(key)
         if stacked is None:
             self._stacks[key] = (found, None)  # held: the ids stay unique
-            return marks_sum(len(self.P), found, scales, jit=use_loops(self.find))
+            return marks_sum(len(self.P), found, scales, jit=jit.use_loops(self.find))
         matrix = stacked[1]
         if matrix is None:
             covs = [coverage_of(len(self.P), *mk) for mk in found]
@@ -380,14 +323,14 @@ class CostCache:
         # the reference's batches and order, with each batch's region lengths
         slices = self._get(starts, ends, ("batches", side), lambda: [
             (sl, (hi[sl] - lo[sl]).astype(np.float64)) for sl in batches(counts, _BATCH)])
-        if use_loops(self.find):  # one compiled pass per batch: nothing scale-free to keep
+        if jit.use_loops(self.find):  # one compiled pass per batch: nothing scale-free to keep
             if len(slices) == 1:  # rounded over the candidates it reaches only
-                acc, a, b = _ramp_loop(self.find, lo, hi, k_lo, counts, shape, slices[0][1])
+                acc, a, b = jit.ramp(self.find, lo, hi, k_lo, counts, shape, slices[0][1])
                 total[a:b] += np.rint(acc[a:b]).astype(np.int64)
                 return
             out = np.zeros(len(self.P), dtype=np.float64)
             for sl, lengths in slices:  # each batch summed on its own first, as bincount does
-                out += _ramp_loop(self.find, lo[sl], hi[sl], k_lo[sl], counts[sl], shape, lengths)[0]
+                out += jit.ramp(self.find, lo[sl], hi[sl], k_lo[sl], counts[sl], shape, lengths)[0]
             total += np.rint(out).astype(np.int64)
             return
         parts = self._get(starts, ends, ("parts", side, shape.name, shape.width), dict)

@@ -1,0 +1,74 @@
+"""When and how the cost lattice runs its compiled loops (:mod:`adachunk.cost._lattice_loops`).
+
+:mod:`adachunk.cost.lattice` asks :func:`use_loops` per document, then calls :func:`covered`
+(the regions of one label and side that hold a candidate) and :func:`ramp` (one batch of a
+non-const shape) instead of its numpy passes; both give the numpy path's arrays and floats
+exactly (``tests/test_cost_lattice_loops.py``). The compiled functions live in a file of their
+own, which Numba's disk cache watches.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import compiled, numba_loaded
+from . import _lattice_loops as loops
+from .candidates import Finder
+from .punishments import Shape
+from .reference import ramp_batch
+from .reference import regions as _regions
+
+# From this many candidates a document's lattice runs the compiled loops of
+# :mod:`adachunk.cost._lattice_loops` even in a process that has not loaded Numba yet (its
+# import and the loops' load from the disk cache cost ~0.6 s of CPU; the solver compiles from
+# 1,000,000 candidates on, so Numba is loaded by then anyway).
+JIT_MIN_CANDIDATES = 1_000_000
+
+
+def use_loops(find: Finder) -> bool:
+    """Whether the lattice over ``find``'s candidates runs the compiled loops (same values):
+    Numba is loaded or the document is long, and each search is O(1)."""
+    return (find.arange or find.below is not None) and (
+        numba_loaded() or len(find.P) >= JIT_MIN_CANDIDATES)
+
+
+def loop_args(find: Finder) -> tuple[int, np.ndarray, np.ndarray]:
+    """``(mode, P, below)`` of ``find`` as the compiled loops take them (fixed dtypes)."""
+    args = find.loop_args
+    if args is None:
+        P = np.ascontiguousarray(find.P, dtype=np.int64)
+        if find.arange:
+            args = (loops.ARANGE, P, np.zeros(1, np.int32))
+        else:
+            args = (loops.TABLE, P, np.ascontiguousarray(find.below, dtype=np.int32))
+        find.loop_args = args
+    return args
+
+
+def covered(find: Finder, starts, ends, side: str, n: int):
+    """:func:`adachunk.cost.lattice._covered` in one compiled pass over the spans (same arrays)."""
+    mode, P, below = loop_args(find)
+    lo, hi, open_lo = _regions(starts, ends, side, n)
+    lo = np.ascontiguousarray(lo, dtype=np.int64)
+    hi = np.ascontiguousarray(hi, dtype=np.int64)
+    out = [np.empty(len(lo), np.int64) for _ in range(4)]
+    k = compiled(loops.covered_loop, loops.HELPERS)(mode, P, below, lo, hi, open_lo, *out)
+    if k == 0:
+        return None
+    return tuple(a[:k] for a in out)
+
+
+def ramp(find: Finder, lo, hi, k_lo, counts, shape: Shape, lengths: np.ndarray):
+    """A non-const shape over one batch of regions, compiled: ``(acc, a, b)``, the floats per
+    candidate that ``bincount`` of :func:`adachunk.cost.lattice._ramp_batch` (or of the reference when segments
+    overlap) gives, non-zero only in ``acc[a:b]``. ``lengths``: the regions' ``hi - lo``."""
+    mode, P, below = loop_args(find)
+    segs = shape.segments(lengths)
+    acc = np.zeros(len(P), dtype=np.float64)
+    # one row per segment (a shape gives an array per region for each of d0, d1, v0, v1)
+    cols = [np.array([seg[k] for seg in segs], dtype=np.float64).reshape(len(segs), -1) for k in range(4)]
+    ok, a, b = compiled(loops.ramp_loop, loops.HELPERS)(mode, P, below, lo, k_lo, counts, *cols, acc)
+    if ok:
+        return acc, a, b
+    idx, vals = ramp_batch(find.P, lo, hi, k_lo, counts, shape)  # overlapping segments
+    return np.bincount(idx, weights=vals, minlength=len(P)), 0, len(P)
