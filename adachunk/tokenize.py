@@ -268,10 +268,10 @@ class TiktokenCounter:
             return np.diff(np.append(np.asarray(offsets[: len(safe)], np.int64), len(ids))).tolist()
         return [len(ids) for ids in self._slow.encode_ordinary_batch(safe)]
 
-    def _char_codes(self, ids: np.ndarray) -> np.ndarray:
+    def _char_codes(self, ids: np.ndarray, text: str) -> np.ndarray:
         """Per token id: ``2 * (characters that start in its bytes) + (1 if its first byte is a
         UTF-8 continuation byte)``; the table is filled for the ids seen so far, from their bytes
-        (the same under every backend: the ids are)."""
+        (the same under every backend: the ids are). ``ids``: the encoding of ``text``."""
         table = self._codes
         top = int(ids.max()) + 1 if len(ids) else 0
         if table is None or top > len(table):
@@ -281,7 +281,17 @@ class TiktokenCounter:
             table = self._codes = grown
         out = table[ids]
         missing = out < 0
-        if missing.any():
+        if missing.any() and self.fast is None and self.pure is not None:
+            # the pure encoder has no id -> bytes map short of loading its whole vocabulary:
+            # the bytes of each token are read off the text (every id of ``ids`` is written,
+            # with the same value wherever it occurs)
+            lens = self.pure.byte_lengths()[ids]
+            stops = np.cumsum(lens)
+            opens = (np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8) & 0xC0) != 0x80
+            begun = np.concatenate(([0], np.cumsum(opens)))
+            table[ids] = 2 * (begun[stops] - begun[stops - lens]) + ~opens[stops - lens]
+            out = table[ids]
+        elif missing.any():
             decode = (self.fast or self._slow).decode_single_token_bytes
             new = np.unique(ids[missing])
             pieces = [decode(i) for i in new.tolist()]
@@ -319,7 +329,7 @@ class TiktokenCounter:
         if not safe:
             return np.zeros(1, np.int64), np.zeros(1, np.int64)
         ids = self._ids(safe)
-        codes = self._char_codes(ids)
+        codes = self._char_codes(ids, safe)
         ends = np.cumsum(codes >> 1)  # characters begun up to each token's end
         if safe.isascii():  # one byte per code point: every token end is a candidate
             return (np.concatenate(([0], ends)).astype(np.int64),
