@@ -20,7 +20,7 @@ from adachunk.cost.candidates import Finder
 from adachunk.cost.lattice import CostCache, CostRule, build_costs
 from adachunk.cost.punishments import Shape, make_shape
 
-from .test_cost_lattice_parity import SHAPES, SMALL_BATCH, _scales, _widths, lattices
+from .test_cost_lattice_parity import SHAPES, SMALL_BATCH, _picks, _widths, lattices, rounded_reference, rules_of
 
 
 @pytest.fixture(params=["compiled", "python"])
@@ -33,31 +33,6 @@ def loops_on(request, monkeypatch):
     return request.param
 
 
-def _want(P, structures, rules, n):
-    """Each rule rounded separately from the reference floats (what build_costs must equal)."""
-    want = np.zeros(len(P), dtype=np.int64)
-    for rule in rules:
-        sp = structures[rule.label]
-        for side, shape in (("on", rule.on), ("off", rule.off)):
-            if shape is not None:
-                want += np.rint(reference.shape_values(P, *sp, shape, side, n)).astype(np.int64)
-    want[0] = want[-1] = 0
-    return want
-
-
-_picks = st.lists(st.tuples(st.sampled_from(SHAPES), _scales, _widths, st.sampled_from(["on", "off", "both"])),
-                  min_size=1, max_size=5)
-
-
-def _rules(picks):
-    rules = []
-    for k, (shape, scale, width, side) in enumerate(picks):
-        sh = make_shape(shape, scale, width)
-        rules.append(CostRule(f"r{k}", "x" if k % 2 else "y", on=sh if side != "off" else None,
-                              off=sh if side != "on" else None))
-    return rules
-
-
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=lattices(), picks=_picks, policies=st.integers(1, 3))
 def test_loops_equal_the_reference(loops_on, data, picks, policies):
@@ -66,9 +41,9 @@ def test_loops_equal_the_reference(loops_on, data, picks, policies):
     structures = {"x": (starts, ends), "y": (starts[::2].copy(), ends[::2].copy())}
     cache = CostCache(P, n)
     for p in range(policies):
-        rules = _rules([(s, scale * (p + 1), w, side) for s, scale, w, side in picks])
+        rules = rules_of([(s, scale * (p + 1), w, side) for s, scale, w, side in picks])
         got = build_costs(P, structures, rules, n, cache=cache)
-        assert got.tolist() == _want(P, structures, rules, n).tolist()
+        assert got.tolist() == rounded_reference(P, structures, rules, n).tolist()
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -99,7 +74,7 @@ def test_overlapping_segments_fall_back_to_the_reference(loops_on, P):
     rules = [CostRule("r", "x", on=sh, off=sh)]
     structures = {"x": (starts, ends)}
     got = build_costs(P, structures, rules, 40, cache=CostCache(P, 40))
-    assert got.tolist() == _want(P, structures, rules, 40).tolist()
+    assert got.tolist() == rounded_reference(P, structures, rules, 40).tolist()
 
 
 @pytest.mark.parametrize("scales", [[400, 150, 0], [(1 << 52) + 1, 3, 1], [-7, (1 << 50) + 7, 2]])

@@ -83,19 +83,22 @@ def test_overlapping_segments_fall_back_to_the_reference():
     assert got.tobytes() == reference.shape_values(P, starts, ends, sh, "on", 40).tobytes()
 
 
-@settings(max_examples=150, deadline=None)
-@given(data=lattices(), picks=st.lists(st.tuples(st.sampled_from(SHAPES), _scales, _widths,
-                                                 st.sampled_from(["on", "off", "both"])),
-                                       min_size=1, max_size=5))
-def test_build_costs_is_the_sum_of_rounded_rules(data, picks):
-    """The shared integer difference array equals rounding each rule separately (old build)."""
-    P, starts, ends, n = data
+_picks = st.lists(st.tuples(st.sampled_from(SHAPES), _scales, _widths, st.sampled_from(["on", "off", "both"])),
+                  min_size=1, max_size=5)
+
+
+def rules_of(picks) -> list[CostRule]:
+    """One rule per pick ``(shape, scale, width, side)``, on labels ``y`` and ``x`` in turn."""
     rules = []
     for k, (shape, scale, width, side) in enumerate(picks):
         sh = make_shape(shape, scale, width)
         rules.append(CostRule(f"r{k}", "x" if k % 2 else "y", on=sh if side != "off" else None,
                               off=sh if side != "on" else None))
-    structures = {"x": (starts, ends), "y": (starts[::2].copy(), ends[::2].copy())}
+    return rules
+
+
+def rounded_reference(P, structures, rules, n) -> np.ndarray:
+    """Each rule rounded separately from the reference floats (what build_costs must equal)."""
     want = np.zeros(len(P), dtype=np.int64)
     for rule in rules:
         sp = structures[rule.label]
@@ -103,6 +106,17 @@ def test_build_costs_is_the_sum_of_rounded_rules(data, picks):
             if shape is not None:
                 want += np.rint(reference.shape_values(P, *sp, shape, side, n)).astype(np.int64)
     want[0] = want[-1] = 0
+    return want
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=lattices(), picks=_picks)
+def test_build_costs_is_the_sum_of_rounded_rules(data, picks):
+    """The shared integer difference array equals rounding each rule separately (old build)."""
+    P, starts, ends, n = data
+    rules = rules_of(picks)
+    structures = {"x": (starts, ends), "y": (starts[::2].copy(), ends[::2].copy())}
+    want = rounded_reference(P, structures, rules, n)
     assert build_costs(P, structures, rules, n).tolist() == want.tolist()
     for rule in rules:  # rule_cost (explanations) agrees with the reference too
         on, off = rule_cost(P, structures[rule.label], rule, n)
