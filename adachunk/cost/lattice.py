@@ -12,7 +12,9 @@ integer difference array; a ramp visits only the candidates inside its segments 
 decay after a heading, not the whole gap to the next heading), with the same per-candidate
 arithmetic in the same order, and over disjoint spans (each candidate covered once) without a
 per-candidate sum; binary searches become index arithmetic with ``chars`` granularity
-(``P[i] == i``) and lookups in a table of ranks otherwise (:class:`_Finder`).
+(``P[i] == i``) and lookups in a table of ranks otherwise (:class:`_Finder`). Once Numba is
+loaded (or from a million candidates) the regions, ramp rows and const sums run as compiled
+loops, one pass per rule (:mod:`adachunk.cost._lattice_jit`), with the same values.
 """
 
 from __future__ import annotations
