@@ -39,6 +39,7 @@ def _set_structure(start_set, end_set, label_set, level_set):
         label_set(self, label)
         level_set(self, level)
 
+    __init__.__qualname__ = "Structure.__init__"
     return __init__
 
 
