@@ -392,7 +392,23 @@ def profile_adachunk(texts: list[str], unit: str, size: int) -> str:
     return "\n".join(lines)
 
 
-def machine_notes(load_before, load_after) -> str:
+def tree_state() -> str:
+    """The commit being measured, read when the run starts (the tree may move on meanwhile)."""
+    import subprocess
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=Path(__file__).parent, capture_output=True,
+                              text=True, timeout=10).stdout.strip()
+
+    try:
+        head = git("rev-parse", "--short", "HEAD") or "unknown"
+        dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
+    except (OSError, subprocess.SubprocessError):
+        return "Commit unknown"
+    return f"Commit {head}" + (" plus uncommitted changes" if dirty else "")
+
+
+def machine_notes(tree: str, load_before, load_after) -> str:
     cpu = "unknown"
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -401,14 +417,7 @@ def machine_notes(load_before, load_after) -> str:
                 break
     except OSError:
         pass
-    import subprocess
-
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent,
-                              capture_output=True, text=True, timeout=10).stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        head = "unknown"
-    return (f"Commit {head} (plus uncommitted work in the tree). "
+    return (f"{tree} at the start of the run. "
             f"Machine: {cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
             f"{platform.system()} {platform.release()}; load average before "
             f"{load_before[0]:.2f} / after {load_after[0]:.2f} (other jobs share this machine).")
@@ -446,6 +455,7 @@ def main() -> None:
     clock = CLOCKS[args.clock]
     log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     load_before = os.getloadavg()
+    tree = tree_state()
     docs = build_corpus(args.extra_mb)
     if args.docs:
         docs = docs[: args.docs]
@@ -489,7 +499,7 @@ def main() -> None:
         pick = [ADACHUNK] + [r.tool for r in by_speed[:3]]
         sections.append(scaling(pick, texts, [float(s) for s in args.scaling.split(",")], args.repeat, log))
         print(sections[-1], flush=True)
-    sections.append(machine_notes(load_before, os.getloadavg()))
+    sections.append(machine_notes(tree, load_before, os.getloadavg()))
     print(sections[-1], flush=True)
     if args.write:
         write_section(args.write, "peers", "\n\n".join(sections))
