@@ -285,20 +285,14 @@ class TiktokenCounter:
             # the pure encoder has no id -> bytes map short of loading its whole vocabulary:
             # the bytes of each token are read off the text (every id of ``ids`` is written,
             # with the same value wherever it occurs)
-            lens = self.pure.byte_lengths()[ids]
-            stops = np.cumsum(lens)
-            opens = (np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8) & 0xC0) != 0x80
-            begun = np.concatenate(([0], np.cumsum(opens)))
-            table[ids] = 2 * (begun[stops] - begun[stops - lens]) + ~opens[stops - lens]
+            stops = np.cumsum(self.pure.byte_lengths()[ids])
+            table[ids] = _token_codes(text.encode("utf-8", "surrogatepass"), stops)
             out = table[ids]
         elif missing.any():
             decode = (self.fast or self._slow).decode_single_token_bytes
             new = np.unique(ids[missing])
             pieces = [decode(i) for i in new.tolist()]
-            raw = np.frombuffer(b"".join(pieces), dtype=np.uint8)
-            firsts = np.cumsum([0] + [len(p) for p in pieces[:-1]])  # every token has a byte
-            opens = ((raw & 0xC0) != 0x80).astype(np.int64)
-            table[new] = 2 * np.add.reduceat(opens, firsts) + (1 - opens[firsts])
+            table[new] = _token_codes(b"".join(pieces), np.cumsum([len(p) for p in pieces]))
             out = table[ids]
         return out
 
@@ -340,6 +334,15 @@ class TiktokenCounter:
         positions = np.concatenate(([0], ends[keep])).astype(np.int64)
         sizes = np.concatenate(([0], keep + 1)).astype(np.int64)
         return positions, sizes
+
+
+def _token_codes(raw: bytes, stops: np.ndarray) -> np.ndarray:
+    """:meth:`TiktokenCounter._char_codes` of the tokens that tile ``raw`` and end at ``stops``
+    (every token has at least one byte)."""
+    opens = (np.frombuffer(raw, dtype=np.uint8) & 0xC0) != 0x80  # bytes that begin a character
+    begun = np.concatenate(([0], np.cumsum(opens)))
+    starts = np.concatenate(([0], stops[:-1]))
+    return 2 * (begun[stops] - begun[starts]) + ~opens[starts]
 
 
 def _safe(text: str) -> str:

@@ -138,10 +138,9 @@ class DocumentAnalysis(Memo):
 
     def headings(self):
         """The :class:`~adachunk.split.assemble.HeadingIndex` of the document's Markdown headings."""
-        from ..split.assemble import HeadingIndex
+        from ..split.assemble import HeadingIndex, markdown_headings
 
-        return self.memo(("heading_index",), lambda: HeadingIndex(
-            self.text, [Structure(*r) for r in self.markdown_block_rows() if r[2] == "heading"]))
+        return self.memo(("heading_index",), lambda: HeadingIndex(self.text, markdown_headings(self)))
 
     def vector_log(self, name: str) -> "VectorLog | None":
         """Persisted model outputs ``name`` (e.g. one embedder's vectors) when a store is set."""

@@ -67,10 +67,7 @@ class LineMap:
             # mistletoe reads: kept for mistletoe_lines), offsets by running sums of their
             # lengths, and which lines are blank (str.isspace is the regex \s of is_blank, and
             # a line holding only its "\n" is blank). C-level maps only: no Python per line.
-            pieces = text.split("\n")
-            if not pieces[-1]:  # a final "\n" does not open a further (empty) line
-                pieces.pop()
-            lines = list(map(add, pieces, repeat("\n")))
+            lines = _newline_lines(text)
             stops = list(accumulate(map(len, lines)))  # where the next line starts
             self.starts = [0, *stops[:-1]] if lines else []
             self.ends = list(map(sub, stops, repeat(1)))
@@ -233,10 +230,16 @@ def _replaced_lines(lm: LineMap) -> list[str]:
         text = " " + text[1:]
     if "\r" in text:
         return [text[s:e] + "\n" for s, e in zip(lm.starts, lm.ends)]
-    lines = text.split("\n")  # the same lines, by one split and a C-level map
-    if len(lines) > len(lm.starts):  # a final "\n" opens no further line
-        lines.pop()
-    return list(map(add, lines, repeat("\n")))
+    return _newline_lines(text)  # replacements keep every line feed where it was
+
+
+def _newline_lines(text: str) -> list[str]:
+    """The lines of a text without ``\\r``, each ending in ``\\n`` (one split and a C-level
+    map); a final ``\\n`` does not open a further (empty) line."""
+    pieces = text.split("\n")
+    if not pieces[-1]:
+        pieces.pop()
+    return list(map(add, pieces, repeat("\n")))
 
 
 def table_cells(lm: LineMap, row: int, start: int) -> list[Row]:

@@ -45,6 +45,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
+from ..analysis import MARKDOWN_BLOCKS, MARKDOWN_ROWS
 from ..registry import detectors
 from ..types import SpanArrays, Structure
 from . import _md_fast
@@ -54,9 +55,9 @@ from ._md_mistletoe import bt
 from .base import DetectContext, Detector, DetectorParams, finalize
 
 # Memo keys of one document's parse: its blocks as rows (what the detectors read) and as
-# Structures (made from the rows when a consumer asks for them).
-ROWS_KEY = ("markdown.block_rows",)
-BLOCKS_KEY = ("markdown.blocks",)
+# Structures (made from the rows when a consumer asks for them); the document's analysis
+# answers both from its own parse.
+ROWS_KEY, BLOCKS_KEY = MARKDOWN_ROWS, MARKDOWN_BLOCKS
 
 log = logging.getLogger("adachunk.detect")
 
