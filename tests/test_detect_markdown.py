@@ -281,6 +281,31 @@ def test_heading_title():
     assert heading_title(crlf, parse_blocks(crlf)[0]) == "Title"
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="#  \tab\u00a0\u3000", max_size=24))
+def test_heading_title_strips_a_closing_sequence_only_at_the_end(title):
+    # the closing-sequence substitution runs only when the stripped title ends in "#": the same
+    # title as substituting always
+    text = "# " + title + "\n"
+    s = Structure(0, len(text) - 1, "heading", 1)
+    body = text[:-1].strip()
+    m = md._ATX_OPEN.match(body)
+    expected = body if m is None else md._ATX_CLOSE.sub("", body[m.end():]).strip()
+    assert heading_title(text, s) == expected
+
+
+def test_rows_by_label_groups_in_order():
+    rows = md.parse_block_rows(DOC)
+    grouped = {}
+    for start, end, label, level in rows:
+        grouped.setdefault(label, []).append((start, end, level))
+    table = md._rows_by_label(rows)
+    assert list(table) == list(grouped)
+    for label, want in grouped.items():
+        assert table[label].dtype.name == "int64" and table[label].tolist() == [list(r) for r in want]
+    assert md._rows_by_label([]) == {}
+
+
 def test_mistletoe_state_is_restored():
     import mistletoe
     from mistletoe import block_token, block_tokenizer

@@ -24,13 +24,16 @@ class HeadingIndex:
         self._starts = [h.start for h in hs]
         # path after each heading: pop deeper-or-equal levels, push this one
         self._paths: list[tuple[str, ...]] = []
-        stack: list[tuple[int, str]] = []
+        levels: list[int] = []  # the stack of headings in force: their levels and titles
+        titles: list[str] = []
         for h in hs:
             level = h.level or 1
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            stack.append((level, heading_title(text, h)))
-            self._paths.append(tuple(t for _, t in stack))
+            while levels and levels[-1] >= level:
+                levels.pop()
+                titles.pop()
+            levels.append(level)
+            titles.append(heading_title(text, h))
+            self._paths.append(tuple(titles))
 
     def path_at(self, pos: int) -> tuple[str, ...]:
         """Headings in force at ``pos`` (a heading starting exactly at ``pos`` included)."""
