@@ -317,11 +317,14 @@ def scaled_text(texts: list[str], mb: float) -> str:
     A 1 MB sample of the corpus (:func:`_sample`), repeated, then a prefix of it cut at a line
     end; below 1 MB, a sample of that size. A separate sample per size compared content as much
     as size: 61 pieces (1 MB) and 300 (5 MB) of the corpus's 380 mix different documents, and
-    the 5 MB sample's own 1 MB pieces, chunked one at a time, ran at the 5 MB rate, 1.3-1.5x
+    the 5 MB sample's own 1 MB pieces, chunked one at a time, ran at the 5 MB rate, 1.2-1.6x
     slower than the 1 MB sample (RESULTS.md, fourth round). Repeating one sample keeps the mix
-    fixed and leaves the size alone to vary (nothing in the chunker caches by content).
+    fixed and leaves the size alone to vary. adachunk caches nothing by content; a peer that
+    does (semchunk, chonkie's count cache) gains on the larger sizes.
     """
-    unit = _sample(texts, min(mb, 1.0))
+    if mb <= 1.0:
+        return _sample(texts, mb)
+    unit = _sample(texts, 1.0)
     copies, frac = divmod(mb, 1.0)
     out = unit * int(copies)
     if frac:
