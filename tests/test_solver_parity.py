@@ -80,6 +80,7 @@ def test_numba_comes_in_once_enough_candidates_were_solved_uncompiled(monkeypatc
 
     compiled: list[str] = []
     monkeypatch.setattr(kernel, "is_compiled", lambda fn: fn.__name__ in compiled)
+    monkeypatch.setattr(kernel, "numba_loaded", lambda: False)
     monkeypatch.setattr(kernel, "_uncompiled", [0])
     monkeypatch.setattr(kernel, "JIT_AFTER_CANDIDATES", 100)
     monkeypatch.setattr(kernel, "compiled", lambda fn: compiled.append(fn.__name__) or fn)
@@ -91,6 +92,37 @@ def test_numba_comes_in_once_enough_candidates_were_solved_uncompiled(monkeypatc
     third = solve_kernel(sizes, cost, 1, 3, 10)
     assert compiled == ["_forward", "_relaxed_end", "_backtrack"]
     assert first[1] == second[1] == third[1] and first[0].tolist() == third[0].tolist()
+
+
+def test_numba_comes_in_sooner_once_another_loop_loaded_it(monkeypatch):
+    """With Numba already loaded by another loop, the lower JIT_LOADED_CANDIDATES applies to one
+    input and to the candidates solved uncompiled; without it, the plain thresholds."""
+    from adachunk.solve import kernel
+
+    compiled: list[str] = []
+    loaded = [False]
+    monkeypatch.setattr(kernel, "is_compiled", lambda fn: fn.__name__ in compiled)
+    monkeypatch.setattr(kernel, "numba_loaded", lambda: loaded[0])
+    monkeypatch.setattr(kernel, "_uncompiled", [0])
+    monkeypatch.setattr(kernel, "JIT_MIN_CANDIDATES", 1000)
+    monkeypatch.setattr(kernel, "JIT_AFTER_CANDIDATES", 1000)
+    monkeypatch.setattr(kernel, "JIT_LOADED_CANDIDATES", 100)
+    monkeypatch.setattr(kernel, "compiled", lambda fn: compiled.append(fn.__name__) or fn)
+    big = np.arange(151, dtype=np.int64)
+    plain = solve_kernel(big, big % 3, 1, 3, 10)
+    assert compiled == [] and kernel._uncompiled[0] == 150  # 150 < 1000: uncompiled
+    loaded[0] = True
+    kernel._uncompiled[0] = 0
+    small = np.arange(61, dtype=np.int64)
+    solve_kernel(small, small % 3, 1, 3, 10)
+    assert compiled == []  # 60 < 100 and nothing solved before
+    again = solve_kernel(big, big % 3, 1, 3, 10)  # 150 >= 100: compiled
+    assert compiled == ["_forward", "_relaxed_end", "_backtrack"]
+    assert plain[1] == again[1] and plain[0].tolist() == again[0].tolist()
+    compiled.clear()
+    kernel._uncompiled[0] = 100
+    solve_kernel(small, small % 3, 1, 3, 10)  # 100 solved uncompiled already: compiled
+    assert compiled == ["_forward", "_relaxed_end", "_backtrack"]
 
 
 @st.composite

@@ -112,7 +112,7 @@ def test_auto_backend_moves_to_quicktok_after_enough_text(monkeypatch):
     import adachunk.tokenize as tk
 
     monkeypatch.delenv("ADACHUNK_TOKENIZER_BACKEND", raising=False)
-    monkeypatch.setattr(tk, "QUICKTOK_AFTER_CHARS", 10_000)
+    monkeypatch.setitem(tk.QUICKTOK_AFTER_CHARS, "o200k_base", 10_000)
     c = TiktokenCounter("o200k_base")
     text = "Chunking «exactly» at token boundaries: naïve café, 東京, <|endoftext|>.\n" * 2
     assert c.backend == "python"

@@ -13,7 +13,8 @@ processes load the machine code from disk). Loading Numba costs about a second o
 process, more than the plain-Python loop needs on a small document, so the very same functions
 run uncompiled (on Python lists: indexing a list is ~3.5x faster than a numpy scalar) until one
 input has :data:`JIT_MIN_CANDIDATES` candidates or the process has solved
-:data:`JIT_AFTER_CANDIDATES` in all: one algorithm, two speeds; ``adachunk chunk`` on a page never
+:data:`JIT_AFTER_CANDIDATES` in all (:data:`JIT_LOADED_CANDIDATES` for both once another
+loop has paid for Numba): one algorithm, two speeds; ``adachunk chunk`` on a page never
 imports Numba, and a corpus of mid-sized documents compiles once instead of paying the
 uncompiled loop on every document.
 """
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import compiled, is_compiled
+from .._jit import compiled, is_compiled, numba_loaded
 
 INF = 1 << 62  # a Python int: Numba freezes it as an int64 constant
 # The uncompiled loop costs about 0.85 µs per candidate, loading Numba and its cached machine
@@ -31,6 +32,11 @@ INF = 1 << 62  # a Python int: Numba freezes it as an int64 constant
 # loop (then at most twice the better choice in hindsight: the ski-rental rule).
 JIT_MIN_CANDIDATES = 1_000_000
 JIT_AFTER_CANDIDATES = 1_000_000
+# Once another loop was compiled in this process (Numba imported, its code generator set up),
+# loading these loops' cached machine code costs ~0.1 s: the same rule pays from about 150k
+# candidates. (Measured: 1.17 M candidates solved uncompiled in a serial ``adachunk chunk``
+# over CLAIR, ~0.8 s, while the text-unit scan had loaded Numba from the first document.)
+JIT_LOADED_CANDIDATES = 150_000
 _uncompiled = [0]  # candidates solved by the uncompiled loop in this process
 
 
@@ -161,6 +167,14 @@ def _backtrack(prev, m):
     return out
 
 
+def _pays(m: int) -> bool:
+    """Whether compiling the loops pays for an input of ``m`` candidates (the ski-rental rule
+    with the compile cost of this process's state)."""
+    at = JIT_LOADED_CANDIDATES if numba_loaded() else None
+    return (m >= (at or JIT_MIN_CANDIDATES)
+            or _uncompiled[0] >= (at or JIT_AFTER_CANDIDATES))
+
+
 def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size: int, max_size: int,
                  target: int | None = None, over: int = 0, under: int = 0, *, jit: bool | None = None):
     """Same contract as :func:`adachunk.solve.reference.solve_reference`, O(n).
@@ -176,7 +190,8 @@ def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size:
         under: cost per unit a chunk is smaller than ``target``.
         jit: compile with Numba (None: from :data:`JIT_MIN_CANDIDATES` candidates on, once
             this process has solved :data:`JIT_AFTER_CANDIDATES` uncompiled, or when it has
-            compiled the loops already).
+            compiled the loops already; :data:`JIT_LOADED_CANDIDATES` for both once another
+            loop was compiled).
 
     Returns:
         ``(cuts, total)`` with ``cuts`` an int64 array of candidate indices (total -1: infeasible).
@@ -188,7 +203,7 @@ def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size:
         return np.zeros(1, np.int64), 0
     fwd = _forward if target is None else _forward_target
     if jit is None:  # once compiled in this process, the compiled loop is always the faster one
-        jit = m >= JIT_MIN_CANDIDATES or _uncompiled[0] >= JIT_AFTER_CANDIDATES or is_compiled(fwd)
+        jit = is_compiled(fwd) or _pays(m)
     dev = (-1 if target is None else int(target), int(over), int(under))
     if jit:
         forward, relaxed_end, backtrack = compiled(fwd), compiled(_relaxed_end), compiled(_backtrack)
