@@ -13,6 +13,7 @@ from typing import Callable
 
 _JITTED: dict[str, Callable] = {}
 _HELPERS: set[Callable] = set()
+_PRELOADED = [False]  # preload() ran: this process has decided to compile its loops
 _lock = threading.Lock()
 
 
@@ -52,10 +53,14 @@ def _njit(njit: Callable, fn: Callable) -> Callable:
 
 
 def preload() -> None:
-    """Import Numba now (about a second of CPU), e.g. before forking worker processes that
-    will all compile loops: they then share the import. What ``numba_loaded`` says is unchanged
-    (it tells whether a loop was compiled, which is what callers decide on)."""
+    """Import Numba now (about a second of CPU) for a run known to be long enough to pay for it
+    (e.g. before forking worker processes that will all compile loops: they then share the
+    import). From then on :func:`numba_loaded` is true, so every loop compiles from its first
+    input instead of running its uncompiled twin until its own threshold (what a process that
+    knows nothing of its workload must do)."""
     import numba  # noqa: F401
+
+    _PRELOADED[0] = True
 
 
 def is_compiled(fn: Callable) -> bool:
@@ -64,5 +69,6 @@ def is_compiled(fn: Callable) -> bool:
 
 
 def numba_loaded() -> bool:
-    """Whether any loop was compiled in this process (Numba's import is then already paid)."""
-    return bool(_JITTED)
+    """Whether this process pays for Numba already: a loop was compiled, or :func:`preload`
+    ran (the callers' cue to compile from their first input)."""
+    return bool(_JITTED) or _PRELOADED[0]

@@ -287,6 +287,41 @@ def test_spawned_workers_write_the_same_bytes(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().err == one_err and "ADA301" in one_err
 
 
+def test_warm_up_builds_what_the_known_input_needs(monkeypatch):
+    """``adachunk chunk`` (serial or before forking workers) builds the encoders and loads Numba
+    only when its inputs are long enough; Markdown/text count their bytes, other files half."""
+    import adachunk.api as api
+    from adachunk.api import load_profile
+    from adachunk.cli import chunk_cmd
+
+    calls: list[tuple] = []
+    monkeypatch.setattr(api, "prepare_tokenizer", lambda name, chars: calls.append(("tok", name, chars)),
+                        raising=False)
+    monkeypatch.setattr(api, "preload_jit", lambda: calls.append(("jit",)), raising=False)
+    rp = load_profile("default")
+    name = rp.policy.solver.tokenizer
+    chunk_cmd.warm_up(rp, [10_000], [True], 1)  # a page: nothing beyond the first encoder
+    assert calls == [("tok", name, 10_000)]
+    calls.clear()
+    big = 3 * chunk_cmd.NUMBA_AT_CHARS
+    chunk_cmd.warm_up(rp, [big, 1_000], [False, True], 2)  # a parsed JSON holds its text twice
+    assert calls == [("tok", name, (big // 2 + 1_000) // 2), ("jit",)]
+    calls.clear()
+    short = chunk_cmd.NUMBA_AT_CHARS - 1
+    chunk_cmd.warm_up(rp, [short] * 3, [True] * 3, 2)  # no long file, 1.5 M per worker
+    assert calls == [("tok", name, 3 * short // 2)]
+
+
+def test_preload_makes_loops_compile_from_their_first_input(monkeypatch):
+    from adachunk import _jit
+
+    monkeypatch.setattr(_jit, "_PRELOADED", [False])
+    monkeypatch.setattr(_jit, "_JITTED", {})
+    assert not _jit.numba_loaded()
+    _jit.preload()
+    assert _jit.numba_loaded()
+
+
 def test_commands_run_under_raised_gc_thresholds_and_restore_them(monkeypatch):
     import gc
 

@@ -38,7 +38,6 @@ from ..api import segment_chars
 _STATE: dict[str, Any] = {}  # per process: the resolved profile and the chunker of some args
 WINDOW = 64  # files that may be chunked ahead of the next one to write (at least 2 per worker)
 WINDOW_BYTES = 256 << 20  # ... and their input bytes (one file always fits)
-NUMBA_AT_BYTES = 1 << 20  # a file this long (or this much per worker) will compile loops
 
 
 def _key(args) -> str:
@@ -92,26 +91,9 @@ def _large(path: str, args) -> bool:
     return big and path.lower().endswith(STREAMED_SUFFIXES)
 
 
-def _size(path: str) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0  # the reader reports why, in its turn
-
-
 def start_method() -> str:
     """``fork`` where the platform has it safely (Linux), else ``spawn``."""
     return "fork" if sys.platform.startswith("linux") and "fork" in mp.get_all_start_methods() else "spawn"
-
-
-def _warm(rp, sizes: list[int], workers: int) -> None:
-    """Build here, before forking, what every worker would otherwise build for itself."""
-    from ..api import preload_jit, prepare_tokenizer as prepare
-
-    per_worker = sum(sizes) // max(1, workers)
-    prepare(rp.policy.solver.tokenizer, per_worker // 2)  # a parsed JSON holds its text twice
-    if max(sizes, default=0) >= NUMBA_AT_BYTES or per_worker >= 2 * NUMBA_AT_BYTES:
-        preload_jit()
 
 
 def _executor(workers: int) -> ProcessPoolExecutor:
@@ -122,13 +104,14 @@ def _executor(workers: int) -> ProcessPoolExecutor:
 
 def chunk_files(paths: list[str], args, rp, chunker, out) -> list[AdachunkError]:
     """Chunk ``paths`` with ``args.workers`` processes; returns the coded errors (printed)."""
-    from .chunk_cmd import chunk_one
+    from .chunk_cmd import _size, _text_like, chunk_one, warm_up
 
     sizes = [_size(p) for p in paths]
     here = [_large(p, args) for p in paths]  # chunked by this process in its turn
     if start_method() == "fork":
         _STATE.update(key=_key(args), rp=rp, chunker=chunker)  # inherited by the workers
-        _warm(rp, sizes, args.workers)
+        # built here, before forking, what every worker would otherwise build for itself
+        warm_up(rp, sizes, [_text_like(p) for p in paths], args.workers)
     errors: list[AdachunkError] = []
     futures: dict[int, Any] = {}
     ready: list[tuple[int, int]] = []  # (-size, index) of files in the window, not yet submitted
