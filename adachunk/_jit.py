@@ -68,6 +68,11 @@ def is_compiled(fn: Callable) -> bool:
     return f"{fn.__module__}.{fn.__qualname__}" in _JITTED
 
 
+def preloaded() -> bool:
+    """Whether :func:`preload` ran: the run was known to be long enough to compile."""
+    return _PRELOADED[0]
+
+
 def numba_loaded() -> bool:
     """Whether this process pays for Numba already: a loop was compiled, or :func:`preload`
     ran (the callers' cue to compile from their first input)."""

@@ -183,3 +183,27 @@ def test_splits_at_the_common_chunk_edges():
     assert not counter.splits_at(text, text.index("Next"))  # inside the " Next" piece
     assert not counter.splits_at(text, text.index("\nNew"))  # inside the newline run
     assert counter.splits_at(text, 0) and counter.splits_at(text, len(text))
+
+
+def test_one_encoder_thread_gives_the_same_ids(monkeypatch):
+    """Pool workers encode with one thread (``worker_init``); ids and counts are the same."""
+    import os
+
+    import adachunk.tokenize as tk
+    from adachunk.runner.job import worker_init
+
+    monkeypatch.setenv("ADACHUNK_TOKENIZER_BACKEND", "tiktoken")
+    line = "Article 12. The provider «shall» keep logs; naïve café, 東京.\n"
+    text = line * (3 * tk._PIECE_TARGET // len(line))  # several pieces for tiktoken's threads
+    c = tk.TiktokenCounter("o200k_base")
+    monkeypatch.delenv(tk.THREADS_ENV, raising=False)
+    assert tk._threads() == 0 and len(tk._pieces(text)) > 1
+    threaded = (c.encode(text), c.counts([text, line, ""]), [a.tolist() for a in c.boundaries(text)])
+    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS",
+                "TOKENIZERS_PARALLELISM", "HF_HUB_OFFLINE"):
+        monkeypatch.setenv(var, os.environ.get(var, ""))  # restored after the test
+    worker_init(1)
+    assert tk._threads() == 1
+    assert (c.encode(text), c.counts([text, line, ""]), [a.tolist() for a in c.boundaries(text)]) == threaded
+    monkeypatch.setenv(tk.THREADS_ENV, "many")
+    assert tk._threads() == 0  # unreadable: the library's default

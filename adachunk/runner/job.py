@@ -212,6 +212,7 @@ def worker_init(threads: int = 1) -> None:
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS"):
         os.environ[var] = str(threads)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ["ADACHUNK_TOKENIZER_THREADS"] = str(threads)  # adachunk.tokenize.THREADS_ENV
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 

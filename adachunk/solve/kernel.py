@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import compiled, is_compiled, numba_loaded
+from .._jit import compiled, is_compiled, numba_loaded, preloaded
 
 INF = 1 << 62  # a Python int: Numba freezes it as an int64 constant
 # The uncompiled loop costs about 0.85 µs per candidate, loading Numba and its cached machine
@@ -170,6 +170,8 @@ def _backtrack(prev, m):
 def _pays(m: int) -> bool:
     """Whether compiling the loops pays for an input of ``m`` candidates (the ski-rental rule
     with the compile cost of this process's state)."""
+    if preloaded():  # the caller knows the run is long: compiling pays from the first input
+        return True
     at = JIT_LOADED_CANDIDATES if numba_loaded() else None
     return (m >= (at or JIT_MIN_CANDIDATES)
             or _uncompiled[0] >= (at or JIT_AFTER_CANDIDATES))
