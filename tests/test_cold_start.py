@@ -167,6 +167,25 @@ def test_prepared_tiktoken_replaces_the_pure_encoder(monkeypatch):
     assert (c.encode(text), [a.tolist() for a in c.boundaries(text)]) == before
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_a_long_prepared_run_encodes_with_quicktok_from_the_first_text(monkeypatch, name):
+    import adachunk.tokenize as tk
+
+    if tk._fast_encoder(name) is None:
+        pytest.skip("quicktok not installed")
+    monkeypatch.delenv("ADACHUNK_TOKENIZER_BACKEND", raising=False)
+    c = tk.TiktokenCounter(name)
+    monkeypatch.setattr(tk, "get_counter", lambda _name: c)
+    text = "A long run «prepared» for quicktok: naïve café, 東京.\n" * 4
+    before = (c.encode(text), c.counts([text, "x"]), [a.tolist() for a in c.boundaries(text)])
+    tk.prepare(name, tk.QUICKTOK_PREPARED_CHARS[name] - 1)
+    assert c.backend == "tiktoken"
+    c = tk.TiktokenCounter(name)
+    tk.prepare(name, tk.QUICKTOK_PREPARED_CHARS[name])
+    assert c.backend == "quicktok"
+    assert (c.encode(text), c.counts([text, "x"]), [a.tolist() for a in c.boundaries(text)]) == before
+
+
 def test_unwritable_cache_folder_still_encodes(tmp_path, monkeypatch):
     """A cache root that cannot be created (here: under a regular file) means no cache, no error."""
     blocker = tmp_path / "file"
