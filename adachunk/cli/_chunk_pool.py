@@ -9,8 +9,11 @@ Where the time went, and what is done about it (``bench/bench_cold.py`` measures
 * **Start-up.** A spawned worker imports the engine, loads the profile and the tokenizer and,
   for long texts, Numba: ~2 s of CPU each, twice what a one-process run pays once. On Linux the
   workers are *forked* from the main process after it has loaded the profile (and, when the
-  inputs are large enough to need them, tiktoken's encoder and Numba): they start with all of
-  it. Elsewhere (no ``fork``) they are spawned as before.
+  inputs are large enough to need them, the tokenizer's encoder and Numba:
+  :func:`adachunk.cli.chunk_cmd.warm_up`): they start with all of it. Elsewhere (no ``fork``)
+  they are spawned as before.
+* **Threads.** Each worker encodes with one thread (``worker_init``): tiktoken's eight threads
+  per worker oversubscribed the cores the pool already fills.
 * **Imbalance.** Documents differ in size by 600x (CLAIR: 6 kB to 3.9 MB); in input order the
   largest may start last and run alone. Files are submitted largest first within a window of
   the next :data:`WINDOW` files (or :data:`WINDOW_BYTES` of input), which bounds the replies
