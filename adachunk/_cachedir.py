@@ -72,3 +72,24 @@ def write_entry(name: str, payload: bytes) -> bool:
             except OSError:
                 pass
         return False
+
+
+def read_marshal(name: str) -> object | None:
+    """The value marshalled in entry ``name``, or None (no entry, damaged, or unreadable by this
+    Python: a record that passes its digest may still be from another marshal version)."""
+    import marshal
+
+    payload = read_entry(name)
+    if payload is None:
+        return None
+    try:
+        return marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
+
+
+def write_marshal(name: str, value: object) -> bool:
+    """Store ``value`` marshalled as entry ``name`` (see :func:`write_entry`)."""
+    import marshal
+
+    return write_entry(name, marshal.dumps(value))

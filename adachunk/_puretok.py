@@ -15,7 +15,6 @@ against tiktoken's published digest (ADA212) whenever the entry is built.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import zlib
 from collections import defaultdict
@@ -23,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._vocab import _bundled_gz
+from ._vocab import bundled_digest
 
 _PRETOKENIZER = {"cl100k_base": "cl100k", "o200k_base": "o200k"}
 _FORMAT = 3  # bump when the cached payload changes shape
@@ -100,17 +99,11 @@ def cached_ranks(name: str) -> tuple[LazyRanks, bytes]:
     """
     from . import _cachedir
 
-    entry = f"ranks-{name}-v{_FORMAT}-{hashlib.sha256(_bundled_gz(name)).hexdigest()[:20]}.marshal"
-    payload = _cachedir.read_entry(entry)
-    parts = None
-    if payload is not None:
-        try:
-            parts = marshal.loads(payload)
-        except (EOFError, ValueError, TypeError):
-            parts = None  # damaged despite the digest: rebuilt below
-    if not (isinstance(parts, tuple) and len(parts) == 3):
+    entry = f"ranks-{name}-v{_FORMAT}-{bundled_digest(name)}.marshal"
+    parts = _cachedir.read_marshal(entry)
+    if not (isinstance(parts, tuple) and len(parts) == 3):  # none, or damaged: built again
         parts = _build_entry(name)
-        _cachedir.write_entry(entry, marshal.dumps(parts))
+        _cachedir.write_marshal(entry, parts)
     offsets, blob, lengths = parts
     return LazyRanks(np.frombuffer(offsets, np.int64), blob), lengths
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 import heapq
 import io
 import multiprocessing as mp
-import os
 import sys
 import warnings
 from concurrent.futures import ProcessPoolExecutor
@@ -85,13 +84,9 @@ def chunk_to_text(path: str, args) -> tuple[str, str, AdachunkError | None]:
 def _large(path: str, args) -> bool:
     """A Markdown/text file over the segment length: chunked here, streamed segment by segment
     (a parsed JSON holds its text twice, full text and pages, so its size says little)."""
-    from ..api import STREAMED_SUFFIXES
+    from .chunk_cmd import _size, _text_like
 
-    try:
-        big = os.stat(path).st_size > (args.segment_chars or segment_chars())
-    except OSError:
-        return False
-    return big and path.lower().endswith(STREAMED_SUFFIXES)
+    return _text_like(path) and _size(path) > (args.segment_chars or segment_chars())
 
 
 def start_method() -> str:

@@ -154,14 +154,12 @@ def chunk_one(path: str, args, rp, chunker, out) -> AdachunkError | None:
 def _streamable(path: str, args, rp) -> bool:
     """A Markdown/text file whose bytes exceed the segment length, under a profile that needs no
     whole-document metadata: it is chunked in segments read from the file one at a time."""
-    from ..api import declares_metadata, STREAMED_SUFFIXES
+    from ..api import declares_metadata
 
     limit = args.segment_chars or segment_chars()
-    try:
-        big = os.stat(path).st_size > limit  # code points <= bytes: a smaller file never needs segments
-    except OSError:
-        return False  # the reader reports why
-    return big and path.lower().endswith(STREAMED_SUFFIXES) and not declares_metadata(rp.policy)
+    # code points <= bytes: a smaller file never needs segments (an unreadable one has size 0:
+    # the reader reports why)
+    return _text_like(path) and _size(path) > limit and not declares_metadata(rp.policy)
 
 
 def _write_streamed(out, path: str, chunker, rp, args) -> bool:

@@ -121,26 +121,16 @@ def _entry_name(source: str, path: str) -> str:
 
 def _cached_code(entry: str):
     """The cached transformed code stored under ``entry``, or None."""
-    import marshal
-
     from .. import _cachedir
 
-    payload = _cachedir.read_entry(entry)
-    if payload is None:
-        return None
-    try:
-        code = marshal.loads(payload)
-    except (EOFError, ValueError, TypeError):
-        return None
+    code = _cachedir.read_marshal(entry)
     return code if isinstance(code, types.CodeType) else None
 
 
 def _store_code(entry: str, code) -> None:
-    import marshal
-
     from .. import _cachedir
 
-    _cachedir.write_entry(entry, marshal.dumps(code))
+    _cachedir.write_marshal(entry, code)
 
 
 class _Finder(importlib.abc.MetaPathFinder):

@@ -172,9 +172,9 @@ def _pays(m: int) -> bool:
     with the compile cost of this process's state)."""
     if preloaded():  # the caller knows the run is long: compiling pays from the first input
         return True
-    at = JIT_LOADED_CANDIDATES if numba_loaded() else None
-    return (m >= (at or JIT_MIN_CANDIDATES)
-            or _uncompiled[0] >= (at or JIT_AFTER_CANDIDATES))
+    if numba_loaded():
+        return m >= JIT_LOADED_CANDIDATES or _uncompiled[0] >= JIT_LOADED_CANDIDATES
+    return m >= JIT_MIN_CANDIDATES or _uncompiled[0] >= JIT_AFTER_CANDIDATES
 
 
 def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size: int, max_size: int,
