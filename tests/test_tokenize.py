@@ -207,3 +207,40 @@ def test_one_encoder_thread_gives_the_same_ids(monkeypatch):
     assert (c.encode(text), c.counts([text, line, ""]), [a.tolist() for a in c.boundaries(text)]) == threaded
     monkeypatch.setenv(tk.THREADS_ENV, "many")
     assert tk._threads() == 0  # unreadable: the library's default
+
+
+_TOKEN_CODES = st.lists(st.tuples(st.integers(0, 4), st.booleans()), min_size=1, max_size=300)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TOKEN_CODES)
+def test_token_edges_loop_equals_its_numpy_twin(tokens):
+    """The compiled boundary pass, its plain-Python run and the numpy passes agree on any
+    sequence of token codes (characters begun, opening continuation byte)."""
+    from adachunk._jit import compiled
+    from adachunk.tokenize import _token_edges_numpy, token_edges
+
+    codes = np.array([2 * begun + cont for begun, cont in tokens], dtype=np.int64)
+    want = [a.tolist() for a in _token_edges_numpy(codes, False)]
+    assert [a.tolist() for a in token_edges(codes)] == want
+    assert [a.tolist() for a in compiled(token_edges)(codes)] == want
+    if not any(cont for _begun, cont in tokens):  # the ASCII shortcut: every end is kept
+        assert [a.tolist() for a in _token_edges_numpy(codes, True)] == want
+
+
+def test_boundaries_same_with_and_without_the_compiled_pass(monkeypatch):
+    from pathlib import Path
+
+    import adachunk.tokenize as tk
+
+    c = get_counter("o200k_base")
+    examples = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.md"))
+    texts = [p.read_text(encoding="utf-8") for p in examples] + ["héllo 東京 \U0001f600 wörld\n" * 50]
+    assert examples
+    for text in texts:
+        monkeypatch.setattr(tk, "numba_loaded", lambda: True)
+        fast = c.boundaries(text)
+        monkeypatch.setattr(tk, "numba_loaded", lambda: False)
+        slow = c.boundaries(text)
+        assert fast[0].dtype == slow[0].dtype == np.int64
+        assert fast[0].tolist() == slow[0].tolist() and fast[1].tolist() == slow[1].tolist()
