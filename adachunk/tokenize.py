@@ -301,7 +301,7 @@ class TiktokenCounter:
             return np.zeros(1, np.int64), np.zeros(1, np.int64)
         ids = self._ids(safe)
         codes = self._char_codes(ids, safe)
-        if numba_loaded():  # one compiled pass instead of eight numpy ones (3 vs 20 ms per CLAIR pass)
+        if numba_loaded():  # one compiled pass instead of eight numpy ones (CLAIR: 109 -> 87 ms)
             return compiled(token_edges)(codes)
         return _token_edges_numpy(codes, safe.isascii())
 

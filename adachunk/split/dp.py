@@ -120,9 +120,10 @@ def _repair(lat: Candidates, cuts: list[int], settings: SolverSettings, limit: i
     batch = getattr(lat.tokens, "counts", None)
     if settings.granularity == "chars" and batch is not None:
         # every chunk is counted and none is split: one batched call for all of them keeps the
-        # encoder's tables in cache (a CLAIR pass: 112 ms in 7,190 calls, 65 ms batched)
-        todo = list(dict.fromkeys((int(P[a]), int(P[b])) for a, b in zip(cuts, cuts[1:])))
-        todo = [span for span in todo if span not in known]
+        # encoder's tables in cache (a CLAIR pass: 112 ms in 7,190 calls, 85 ms batched); the
+        # cuts increase, so the spans are distinct
+        spans = ((int(P[a]), int(P[b])) for a, b in zip(cuts, cuts[1:]))
+        todo = [span for span in spans if span not in known]
         known.update(zip(todo, batch([text[a:b] for a, b in todo])))
 
     def own_count(lo: int, hi: int) -> int:
