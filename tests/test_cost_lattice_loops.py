@@ -116,3 +116,18 @@ def test_clair_costs_with_loops_equal_the_numpy_lattice(clair_docs, granularity,
     monkeypatch.setattr(jit, "use_loops", lambda find: True)
     got = build_costs(P, structures, rules, len(text), cache=CostCache(P, len(text)))
     assert np.array_equal(got, want)
+
+
+def test_round_add_rounds_half_to_even_and_clears_the_scratch_row(loops_on):
+    """``round_add`` is ``total[a:b] += rint(acc[a:b])`` and leaves ``acc`` all zero; ``move_add``
+    adds floats the same way (the ramps' rows without temporaries)."""
+    acc = np.array([9.0, 0.5, 1.5, 2.5, -0.5, -1.5, -0.0, 1e15 + 0.5, 3.49999, 7.0])
+    total = np.arange(10, dtype=np.int64) * 1000
+    want = total.copy()
+    want[1:9] += np.rint(acc[1:9]).astype(np.int64)
+    jit.round_add(acc, 1, 9, total)
+    assert total.tolist() == want.tolist()
+    assert acc[1:9].tolist() == [0.0] * 8 and acc[0] == 9.0 and acc[9] == 7.0
+    out = np.full(10, 0.25)
+    jit.move_add(acc, 0, 10, out)
+    assert out.tolist() == [9.25] + [0.25] * 8 + [7.25] and not acc.any()

@@ -180,8 +180,18 @@ def test_kernel_runs_uncompiled_too():
     text = "Mr. J. Smith (b) in Art. 5. The end\u2026 Next!\r\n# H\n1. Item e.g. U.S. \u5b57\u3002\U0001f600"
     codes = _units_fast.codes_of(text)
     args = (codes, T.flags_for(codes), *T.word_tables())
-    fast = compiled(K.fused_scan, helpers=K.HELPERS)(*args)
-    slow = K.fused_scan(*args)
+    fast = compiled(K.fused_scan, helpers=K.HELPERS)(*args, np.int64(K.MAPPED_CHARS))
+    slow = K.fused_scan(*args, K.MAPPED_CHARS)
     assert len(fast) == len(slow)
     for a, b in zip(fast, slow):
         assert np.array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_word_arrays_as_views_equal_the_trimmed_copies():
+    """Long texts get the scan's word arrays as views (no copy faulted in): the same spans."""
+    text = (EXAMPLES / "regulation_excerpt.md").read_text(encoding="utf-8") + " tail word"
+    copied, viewed = _units_fast.scan(text), _units_fast.scan(text, view_from=0)
+    assert viewed.words[0].flags.c_contiguous and viewed.words[1].flags.c_contiguous
+    for a, b in zip(copied.words + copied.line_breaks + copied.default_sentences,
+                    viewed.words + viewed.line_breaks + viewed.default_sentences):
+        assert a.tolist() == b.tolist()

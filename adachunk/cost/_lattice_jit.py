@@ -58,17 +58,35 @@ def covered(find: Finder, starts, ends, side: str, n: int):
     return tuple(a[:k] for a in out)
 
 
-def ramp(find: Finder, lo, hi, k_lo, counts, shape: Shape, lengths: np.ndarray):
+def ramp(find: Finder, lo, hi, k_lo, counts, shape: Shape, lengths: np.ndarray,
+         acc: np.ndarray | None = None):
     """A non-const shape over one batch of regions, compiled: ``(acc, a, b)``, the floats per
     candidate that ``bincount`` of :func:`adachunk.cost.lattice._ramp_batch` (or of the reference when segments
-    overlap) gives, non-zero only in ``acc[a:b]``. ``lengths``: the regions' ``hi - lo``."""
+    overlap) gives, non-zero only in ``acc[a:b]``. ``lengths``: the regions' ``hi - lo``.
+
+    ``acc``: an all-zero float row over the candidates to fill (a scratch row the caller clears
+    again, see :func:`round_add`); None: a new one. When the segments overlap the values come
+    in a new row and ``acc`` is left all zero.
+    """
     mode, P, below = loop_args(find)
     segs = shape.segments(lengths)
-    acc = np.zeros(len(P), dtype=np.float64)
+    if acc is None:
+        acc = np.zeros(len(P), dtype=np.float64)
     # one row per segment (a shape gives an array per region for each of d0, d1, v0, v1)
     cols = [np.array([seg[k] for seg in segs], dtype=np.float64).reshape(len(segs), -1) for k in range(4)]
     ok, a, b = compiled(loops.ramp_loop, loops.HELPERS)(mode, P, below, lo, k_lo, counts, *cols, acc)
     if ok:
         return acc, a, b
+    acc[:] = 0.0  # partly filled before the overlap was found
     idx, vals = ramp_batch(find.P, lo, hi, k_lo, counts, shape)  # overlapping segments
     return np.bincount(idx, weights=vals, minlength=len(P)), 0, len(P)
+
+
+def round_add(acc: np.ndarray, a: int, b: int, total: np.ndarray) -> None:
+    """``total[a:b] += rint(acc[a:b])`` in int64 and ``acc[a:b] = 0``, in one compiled pass."""
+    compiled(loops.round_add_loop)(acc, np.int64(a), np.int64(b), total)
+
+
+def move_add(acc: np.ndarray, a: int, b: int, out: np.ndarray) -> None:
+    """``out[a:b] += acc[a:b]`` and ``acc[a:b] = 0``, in one compiled pass."""
+    compiled(loops.move_add_loop)(acc, np.int64(a), np.int64(b), out)

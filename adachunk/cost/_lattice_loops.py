@@ -124,12 +124,33 @@ def marks_loop(opens, closes, bounds, scales, m1):
         for k in range(bounds[r], bounds[r + 1]):
             diff[opens[k]] += s
             diff[closes[k]] -= s
-    total = np.empty(m1, np.int64)
+    # the running sum in place: a second array of every candidate is a fresh mapping (page
+    # faults) once it passes glibc's 32 MB mmap threshold, about 4 M candidates
     run = 0
     for i in range(m1):
         run += diff[i]
-        total[i] = run
-    return total
+        diff[i] = run
+    return diff[:m1]
+
+
+def round_add_loop(acc, a, b, total):
+    """``total[a:b] += rint(acc[a:b])`` (as int64), then ``acc[a:b] = 0``.
+
+    What ``total[a:b] += np.rint(acc[a:b]).astype(np.int64)`` computes (``rint`` rounds half to
+    even in both), without its two temporaries over the candidates, and leaving ``acc`` all zero
+    again: one scratch row serves every ramp of a lattice.
+    """
+    for i in range(a, b):
+        total[i] += np.int64(np.rint(acc[i]))
+        acc[i] = 0.0
+
+
+def move_add_loop(acc, a, b, out):
+    """``out[a:b] += acc[a:b]`` (floats), then ``acc[a:b] = 0``: one batch of a ramp summed on its
+    own first, as ``bincount`` gives it, then added to the ramp's row."""
+    for i in range(a, b):
+        out[i] += acc[i]
+        acc[i] = 0.0
 
 
 HELPERS = (_search, _ceil_bound)

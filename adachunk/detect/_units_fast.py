@@ -28,7 +28,7 @@ import numpy as np
 
 from .._jit import compiled, numba_loaded
 from . import _units_fast_tables as T
-from ._units_fast_kernel import HELPERS, fused_scan, sentence_spans
+from ._units_fast_kernel import HELPERS, MAPPED_CHARS, fused_scan, sentence_spans
 
 # Loading Numba costs ~0.5 s of CPU once (plus ~0.15 s for this loop from the disk cache) and
 # the reference scans run at ~12 MB/s: the compiled pass starts with the first long text, once
@@ -111,12 +111,16 @@ def codes_of(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
-def scan(text: str) -> UnitScan:
-    """Words, line breaks and sentence pieces of ``text`` in one compiled pass."""
+def scan(text: str, view_from: int = MAPPED_CHARS) -> UnitScan:
+    """Words, line breaks and sentence pieces of ``text`` in one compiled pass.
+
+    ``view_from``: the length from which the word arrays stay views of the scan's own arrays
+    (the same values; see :data:`~adachunk.detect._units_fast_kernel.MAPPED_CHARS`).
+    """
     codes = codes_of(text)
     flags = T.flags_for(codes)
     kernel = compiled(fused_scan, helpers=HELPERS)
-    out = kernel(codes, flags, *T.word_tables())
+    out = kernel(codes, flags, *T.word_tables(), np.int64(view_from))
     (ws, we, ls, le, cuts, cnx, cpv, tends, tcut, tks, tke, tnx, tpv, end_prev, ss, se) = out
     return UnitScan((ws, we), (ls, le), (ss, se), cuts, cnx, cpv, tends, tcut, tks, tke, tnx, tpv,
                     len(codes), int(end_prev))

@@ -395,8 +395,19 @@ def sentence_spans(n, cuts, c_nx, c_pv, t_end, t_nx, t_pv, keep, n_prev):
             return starts[:k].copy(), ends[:k].copy()
 
 
-def fused_scan(codes, f, xr, xl, xb, lr, ll, lb):
-    """Words, line breaks and sentence pieces in one pass (see :mod:`adachunk.detect._units_fast`)."""
+# From this many characters the word arrays (8 bytes per character each) pass glibc's largest
+# mmap threshold (32 MB): each is a fresh mapping, resident only where it was written. Trimming
+# them by a copy then faults in two more arrays (at 20 MB of text 16 K page faults of the scan's
+# 35 K); below, the arrays come from the reused heap and a copy returns their unused tail.
+MAPPED_CHARS = 1 << 22
+
+
+def fused_scan(codes, f, xr, xl, xb, lr, ll, lb, view_from):
+    """Words, line breaks and sentence pieces in one pass (see :mod:`adachunk.detect._units_fast`).
+
+    ``view_from``: from this many code points the word arrays come back as views of the arrays
+    the scan wrote (:data:`MAPPED_CHARS`), below as trimmed copies; the same values either way.
+    """
     n = codes.shape[0]
     ws, we = np.empty(n + 1, np.int64), np.empty(n + 1, np.int64)  # up to one word per character
     # the rest is one entry per line feed or terminator at most: grown as needed (_room)
@@ -481,7 +492,11 @@ def fused_scan(codes, f, xr, xl, xb, lr, ll, lb):
     t_cut = t_cut[:nt].copy()
     n_prev = _prev_visible_end(codes, f, n)
     s_start, s_end = sentence_spans(n, cuts, c_nx, c_pv, t_end, t_nx, t_pv, t_cut, n_prev)
-    return (ws[:n_ws].copy(), we[:n_we].copy(), ls[:nb].copy(), le[:nb].copy(), cuts, c_nx, c_pv,
+    if n < view_from:  # trimmed copies: the word arrays hold one entry per character
+        ws, we = ws[:n_ws].copy(), we[:n_we].copy()
+    else:  # views: the untouched tail of a mapped array is never faulted in, a copy would be
+        ws, we = ws[:n_ws], we[:n_we]
+    return (ws, we, ls[:nb].copy(), le[:nb].copy(), cuts, c_nx, c_pv,
             t_end, t_cut, t_ts[:nt].copy(), t_te[:nt].copy(), t_nx, t_pv, n_prev, s_start, s_end)
 
 

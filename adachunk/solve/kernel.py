@@ -209,7 +209,8 @@ def solve_kernel(sizes: np.ndarray, cost: np.ndarray, chunk_cost: int, min_size:
     dev = (-1 if target is None else int(target), int(over), int(under))
     if jit:
         forward, relaxed_end, backtrack = compiled(fwd), compiled(_relaxed_end), compiled(_backtrack)
-        dp, prev, dq, dq2 = (np.empty(m + 1, dtype=np.int64) for _ in range(4))
+        dp, prev, dq = (np.empty(m + 1, dtype=np.int64) for _ in range(3))
+        dq2 = np.empty(m + 1 if target is not None else 1, dtype=np.int64)  # the far deque
         args = (sizes, cost, np.int64(chunk_cost), np.int64(min_size), np.int64(max_size))
         dev = tuple(np.int64(x) for x in dev)
     else:

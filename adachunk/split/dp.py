@@ -65,9 +65,13 @@ class Candidates:
 
     def solve(self, lo: int, hi: int, settings: SolverSettings, max_size: int):
         """Optimal cuts (candidate indices) for candidates ``lo..hi``."""
-        sizes = self.S[lo : hi + 1] - self.S[lo]
-        cost = self.cost[lo : hi + 1].copy()
-        cost[0] = cost[-1] = 0
+        sizes = self.S[lo : hi + 1]
+        cost = self.cost[lo : hi + 1]
+        if sizes[0]:
+            sizes = sizes - sizes[0]
+        if cost[0] or cost[-1]:  # the whole document's ends cost 0 already: no copy of it
+            cost = cost.copy()
+            cost[0] = cost[-1] = 0
         target = settings.target_size
         if target is not None:
             target = max(min(target, max_size), 1)  # repair re-solves with a tighter max_size
