@@ -131,3 +131,23 @@ def test_round_add_rounds_half_to_even_and_clears_the_scratch_row(loops_on):
     out = np.full(10, 0.25)
     jit.move_add(acc, 0, 10, out)
     assert out.tolist() == [9.25] + [0.25] * 8 + [7.25] and not acc.any()
+
+
+@settings(max_examples=80, deadline=None)
+@given(positions=st.sets(st.integers(0, 300), min_size=1, max_size=80), extra=st.integers(0, 5))
+def test_rank_table_by_loop_equals_numpy(positions, extra):
+    """``Finder``'s rank table, compiled loop and plain loop, equals numpy's marks and cumsum."""
+    from adachunk._jit import compiled
+    from adachunk.cost import _lattice_loops as loops
+
+    P = np.array(sorted(positions), dtype=np.int64)
+    n = int(P[-1]) + extra
+    want = np.zeros(n + 2, dtype=np.int32)
+    want[P + 1] = 1
+    want = np.cumsum(want)
+    for fn in (loops.below_loop, compiled(loops.below_loop)):
+        got = np.full(n + 2, -7, dtype=np.int32)
+        fn(P, got)
+        assert got.tolist() == want.tolist()
+    find = Finder(P, n)
+    assert find.arange or find.below.tolist() == want.tolist()  # chars granularity needs no table

@@ -9,6 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._jit import compiled, numba_loaded
+
+# From this many characters the table is filled by a compiled loop even before Numba is loaded
+# (then the lattice's own loops load it anyway: :data:`adachunk.cost._lattice_jit.JIT_MIN_CANDIDATES`).
+JIT_MIN_CHARS = 4_000_000
+
 
 def _is_arange(P: np.ndarray) -> bool:
     """Whether ``P[i] == i`` for every ``i`` (chars granularity). Integers from 0 to
@@ -37,9 +43,7 @@ class Finder:
         self.loop_args: tuple | None = None
         if (not self.arange and n is not None and len(P) and 0 <= int(P[0]) and int(P[-1]) <= n
                 and len(P) < (1 << 31) and bool(np.all(P[1:] > P[:-1]))):
-            below = np.zeros(n + 2, dtype=np.int32)
-            below[P + 1] = 1
-            self.below = np.cumsum(below, out=below)
+            self.below = _below_table(P, n)
 
     def search(self, x: np.ndarray, side: str) -> np.ndarray:
         """``np.searchsorted(self.P, x, side)`` (int64)."""
@@ -49,3 +53,23 @@ class Finder:
             t = np.clip(x + 1 if side == "right" else x, 0, len(self.below) - 1)
             return self.below[t].astype(np.int64)
         return np.searchsorted(self.P, x, side=side)
+
+
+def _below_table(P: np.ndarray, n: int) -> np.ndarray:
+    """``below[x] = #{i: P[i] < x}`` for ``x`` in ``0..n+1`` (int32; ``P`` strictly increasing
+    in ``[0, n]``).
+
+    numpy marks ``P + 1`` in a zero row and sums it up: three passes over the text (zeros,
+    scatter, a ``cumsum`` that does not vectorise), 19 ms of a CLAIR pass. Once Numba is loaded
+    one compiled pass writes each entry once (:func:`adachunk.cost._lattice_loops.below_loop`),
+    the same integers.
+    """
+    if numba_loaded() or n >= JIT_MIN_CHARS:
+        from ._lattice_loops import below_loop
+
+        below = np.empty(n + 2, dtype=np.int32)
+        compiled(below_loop)(np.ascontiguousarray(P, dtype=np.int64), below)
+        return below
+    below = np.zeros(n + 2, dtype=np.int32)
+    below[P + 1] = 1
+    return np.cumsum(below, out=below)
