@@ -269,7 +269,14 @@ def _table_follows(units: _Units, k: int) -> int | None:
 def _bind_captions(units: _Units) -> None:
     labels = units.labels
     lengths = np.asarray(units.ends) - np.asarray(units.starts)
-    for k in np.flatnonzero(units.paragraph & (lengths <= SHORT)).tolist():  # the short paragraphs
+    # A caption binds only beside a table: to block k + 1 or k + 2 (_table_follows) or to k - 1.
+    # A short paragraph with none of those table-like needs none of the three matches below.
+    table = np.fromiter((lbl in _TABLE_LIKE for lbl in labels), dtype=bool, count=len(labels))
+    near = np.zeros(len(labels), dtype=bool)
+    near[:-1] |= table[1:]
+    near[:-2] |= table[2:]
+    near[1:] |= table[:-1]
+    for k in np.flatnonzero(units.paragraph & (lengths <= SHORT) & near).tolist():  # short, by a table
         caption = units.match(_CAPTION, k)
         table = _table_follows(units, k) if (caption or units.match(_UNIT_LINE, k)) else None
         if table is not None:
