@@ -133,8 +133,8 @@ def page_ends(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` per page break: from the page's last visible character, back over blank
     lines and footer comment lines, to the end of the ``PageBreak`` marker."""
     out = []
-    for start, end in _page_breaks(text):
-        i = start - 1
+    for m in _PAGE_BREAK.finditer(text):
+        i = m.start() - 1
         while True:
             while i >= 0 and text[i].isspace():
                 i -= 1
@@ -145,30 +145,8 @@ def page_ends(text: str) -> list[tuple[int, int]]:
                 break  # i is the page's last visible character
             i = line_start - 1  # a footer line: keep looking above it
         if i >= 0:
-            out.append((i, end))
+            out.append((i, m.end()))
     return out
-
-
-def _page_breaks(text: str):
-    """The ``(start, end)`` of each match of ``_PAGE_BREAK.finditer(text)``, in order.
-
-    Found from the word ``PageBreak`` (``str.find`` runs at memory speed; the regex starts an
-    attempt at every ``<``: 7 ms of a CLAIR pass). A match holds exactly one ``PageBreak`` at
-    ``q`` and starts at ``q - 4 - w``, ``w`` the spaces and tabs just before ``q``, since
-    ``<!--`` holds neither; two matches cannot overlap, as ``PageBreak[ \t]*-->`` holds no
-    ``<!--``. ``tests/test_page_breaks.py`` compares with ``finditer``.
-    """
-    q = text.find("PageBreak")
-    while q >= 0:
-        s = q
-        while s > 0 and text[s - 1] in " \t":
-            s -= 1
-        s -= 4
-        if s >= 0 and text.startswith("<!--", s):
-            m = _PAGE_BREAK.match(text, s)
-            if m is not None:
-                yield m.start(), m.end()
-        q = text.find("PageBreak", q + 1)
 
 
 @detectors.register("page.end.v1")
