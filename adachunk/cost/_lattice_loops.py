@@ -112,20 +112,22 @@ def ramp_loop(mode, P, below, lo, k_lo, counts, d0, d1, v0, v1, acc):
     return True, touched_lo, max(touched_lo, touched_hi)
 
 
-def marks_loop(opens, closes, bounds, scales, m1):
-    """``coverage_sum.marks_sum``: ``sum(scale * coverage)`` over rules, in int64.
+def marks_loop(opens, closes, scale, diff):
+    """One rule of ``coverage_sum.marks_sum``: ``scale`` added at its regions' opening candidate
+    indices and taken at their closing ones, in the int64 difference row ``diff`` (``m1 + 1``
+    entries; ``0 <= index <= m1``). Called once per rule, so the rules' marks are never
+    concatenated (the words' alone are two arrays of a million entries per CLAIR document)."""
+    for k in range(opens.shape[0]):
+        diff[opens[k]] += scale
+    for k in range(closes.shape[0]):
+        diff[closes[k]] -= scale
 
-    Rule ``r``'s regions open at ``opens[bounds[r]:bounds[r + 1]]`` and close at the same slice
-    of ``closes`` (candidate indices, ``0 <= index <= m1``).
-    """
-    diff = np.zeros(m1 + 1, np.int64)
-    for r in range(len(scales)):
-        s = scales[r]
-        for k in range(bounds[r], bounds[r + 1]):
-            diff[opens[k]] += s
-            diff[closes[k]] -= s
-    # the running sum in place: a second array of every candidate is a fresh mapping (page
-    # faults) once it passes glibc's 32 MB mmap threshold, about 4 M candidates
+
+def running_sum_loop(diff, m1):
+    """``diff[:m1]`` replaced by its running sum, in place, and returned: the difference row of
+    :func:`marks_loop` as ``sum(scale * coverage)`` per candidate. In place because a second row
+    over every candidate is a fresh mapping (page faults) once it passes glibc's 32 MB mmap
+    threshold, about 4 M candidates."""
     run = 0
     for i in range(m1):
         run += diff[i]

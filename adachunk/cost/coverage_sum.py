@@ -55,7 +55,7 @@ def marks_sum(m1: int, marks, scales: np.ndarray, *, jit: bool = False) -> np.nd
         marks: per rule, ``(opens, closes)``: the candidate indices where its regions begin and
             the ones just past where they end (``0 <= index <= m1``).
         scales: integral scale per rule.
-        jit: add the marks in int64 in one compiled loop
+        jit: add the marks in int64 in compiled loops, one per rule, into one difference row
             (:func:`adachunk.cost._lattice_loops.marks_loop`; the same integers).
 
     One weighted ``bincount`` over every mark adds integers in float64, exact while the sum of
@@ -68,13 +68,13 @@ def marks_sum(m1: int, marks, scales: np.ndarray, *, jit: bool = False) -> np.nd
     if not used:
         return total
     if jit:
-        from ._lattice_loops import marks_loop
+        from ._lattice_loops import marks_loop, running_sum_loop
 
-        opens = np.concatenate([np.asarray(o, np.int64) for (o, _c), _s in used])
-        closes = np.concatenate([np.asarray(c, np.int64) for (_o, c), _s in used])
-        bounds = np.cumsum([0] + [len(o) for (o, _c), _s in used], dtype=np.int64)
-        weights = np.array([s for _mk, s in used], dtype=np.int64)
-        return compiled(marks_loop)(opens, closes, bounds, weights, m1)
+        add = compiled(marks_loop)
+        diff = np.zeros(m1 + 1, np.int64)
+        for (o, c), s in used:
+            add(np.ascontiguousarray(o, np.int64), np.ascontiguousarray(c, np.int64), np.int64(s), diff)
+        return compiled(running_sum_loop)(diff, np.int64(m1))
     bound = sum(abs(s) * (len(o) + len(c)) for (o, c), s in used)
     if bound < _EXACT:
         idx = np.concatenate([a for (o, c), _ in used for a in (o, c)])
