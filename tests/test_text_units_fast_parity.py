@@ -195,3 +195,7 @@ def test_word_arrays_as_views_equal_the_trimmed_copies():
     for a, b in zip(copied.words + copied.line_breaks + copied.default_sentences,
                     viewed.words + viewed.line_breaks + viewed.default_sentences):
         assert a.tolist() == b.tolist()
+    codes = _units_fast.codes_of(text)  # the uncompiled twin takes the same branch
+    args = (codes, T.flags_for(codes), *T.word_tables(), 0)
+    for a, b in zip(K.fused_scan(*args), copied.words + copied.line_breaks):
+        assert np.asarray(a).tolist() == b.tolist()

@@ -271,11 +271,11 @@ def _bind_captions(units: _Units) -> None:
     lengths = np.asarray(units.ends) - np.asarray(units.starts)
     # A caption binds only beside a table: to block k + 1 or k + 2 (_table_follows) or to k - 1.
     # A short paragraph with none of those table-like needs none of the three matches below.
-    table = np.fromiter((lbl in _TABLE_LIKE for lbl in labels), dtype=bool, count=len(labels))
+    tabular = np.fromiter((lbl in _TABLE_LIKE for lbl in labels), dtype=bool, count=len(labels))
     near = np.zeros(len(labels), dtype=bool)
-    near[:-1] |= table[1:]
-    near[:-2] |= table[2:]
-    near[1:] |= table[:-1]
+    near[:-1] |= tabular[1:]
+    near[:-2] |= tabular[2:]
+    near[1:] |= tabular[:-1]
     for k in np.flatnonzero(units.paragraph & (lengths <= SHORT) & near).tolist():  # short, by a table
         caption = units.match(_CAPTION, k)
         table = _table_follows(units, k) if (caption or units.match(_UNIT_LINE, k)) else None
