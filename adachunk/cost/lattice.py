@@ -412,7 +412,11 @@ def _zero_ends(total: np.ndarray) -> np.ndarray:
     return total
 
 
-_EMPTY = span_arrays([])
+def _has_spans(spans: "list[Structure] | SpanArrays") -> bool:
+    """Whether a label has any span (as ``(starts, ends)`` arrays or as Structures)."""
+    if isinstance(spans, tuple) and len(spans) == 2 and isinstance(spans[0], np.ndarray):
+        return len(spans[0]) > 0
+    return len(spans) > 0
 
 
 def _cached_costs(cache: CostCache, structures, rules: list[CostRule]) -> np.ndarray:
@@ -421,7 +425,9 @@ def _cached_costs(cache: CostCache, structures, rules: list[CostRule]) -> np.nda
     ramps = []
     for rule in rules:
         found = structures.get(rule.label)
-        starts, ends = cache.sorted_spans(found) if found is not None else _EMPTY
+        if found is None or not _has_spans(found):
+            continue  # no span, no region on either side: nothing to add (most labels of a short text)
+        starts, ends = cache.sorted_spans(found)
         for side, shape in (("on", rule.on), ("off", rule.off)):
             if shape is None:
                 continue
