@@ -51,7 +51,7 @@ def covered(find: Finder, starts, ends, side: str, n: int):
     lo, hi, open_lo = _regions(starts, ends, side, n)
     lo = np.ascontiguousarray(lo, dtype=np.int64)
     hi = np.ascontiguousarray(hi, dtype=np.int64)
-    out = [np.empty(len(lo), np.int64) for _ in range(4)]
+    out = np.empty((4, len(lo)), np.int64)  # one allocation: its rows are the four outputs
     k = compiled(loops.covered_loop, loops.HELPERS)(mode, P, below, lo, hi, open_lo, *out)
     if k == 0:
         return None

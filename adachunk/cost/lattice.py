@@ -327,8 +327,7 @@ class CostCache:
             return
         lo, hi, k_lo, counts = cov
         # the reference's batches and order, with each batch's region lengths
-        slices = self._get(starts, ends, ("batches", side), lambda: [
-            (sl, (hi[sl] - lo[sl]).astype(np.float64)) for sl in batches(counts, _BATCH)])
+        slices = self._get(starts, ends, ("batches", side), lambda: _batch_rows(lo, hi, counts))
         if jit.use_loops(self.find):  # one compiled pass per batch: nothing scale-free to keep
             # Every row over the candidates comes from one scratch row, left all zero after
             # each use: at 20 MB of text a fresh row is a 36 MB mapping, faulted in page by
@@ -410,6 +409,18 @@ def _zero_ends(total: np.ndarray) -> np.ndarray:
         total[0] = 0
         total[-1] = 0
     return total
+
+
+def _batch_rows(lo: np.ndarray, hi: np.ndarray, counts: np.ndarray) -> list[tuple[slice, np.ndarray]]:
+    """The reference's batches of regions with each batch's region lengths ``hi - lo``.
+
+    Regions covering at most one batch of candidates (every document but the longest) are one
+    slice, as :func:`~adachunk.cost.reference.batches` gives them, without its generator and
+    searches: the lattice asks once per ramp and document.
+    """
+    if int(counts.sum()) <= _BATCH:
+        return [(slice(0, len(counts)), (hi - lo).astype(np.float64))]
+    return [(sl, (hi[sl] - lo[sl]).astype(np.float64)) for sl in batches(counts, _BATCH)]
 
 
 def _has_spans(spans: "list[Structure] | SpanArrays") -> bool:
