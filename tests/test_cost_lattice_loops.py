@@ -136,7 +136,8 @@ def test_round_add_rounds_half_to_even_and_clears_the_scratch_row(loops_on):
 @settings(max_examples=80, deadline=None)
 @given(positions=st.sets(st.integers(0, 300), min_size=1, max_size=80), extra=st.integers(0, 5))
 def test_rank_table_by_loop_equals_numpy(positions, extra):
-    """``Finder``'s rank table, compiled loop and plain loop, equals numpy's marks and cumsum."""
+    """``Finder``'s rank table by the compiled running sum (and its plain twin) equals numpy's
+    marks and cumsum."""
     from adachunk._jit import compiled
     from adachunk.cost import _lattice_loops as loops
 
@@ -145,9 +146,9 @@ def test_rank_table_by_loop_equals_numpy(positions, extra):
     want = np.zeros(n + 2, dtype=np.int32)
     want[P + 1] = 1
     want = np.cumsum(want)
-    for fn in (loops.below_loop, compiled(loops.below_loop)):
-        got = np.full(n + 2, -7, dtype=np.int32)
-        fn(P, got)
-        assert got.tolist() == want.tolist()
+    for fn in (loops.running_sum_loop, compiled(loops.running_sum_loop)):
+        marks = np.zeros(n + 2, dtype=np.int32)
+        marks[P + 1] = 1
+        assert fn(marks, np.int64(n + 2)).tolist() == want.tolist()
     find = Finder(P, n)
     assert find.arange or find.below.tolist() == want.tolist()  # chars granularity needs no table

@@ -13,16 +13,10 @@ import numpy as np
 
 from .._jit import compiled, numba_loaded
 from . import _lattice_loops as loops
-from .candidates import Finder
+from .candidates import JIT_MIN_CANDIDATES, Finder
 from .punishments import Shape
 from .reference import ramp_batch
 from .reference import regions as _regions
-
-# From this many candidates a document's lattice runs the compiled loops of
-# :mod:`adachunk.cost._lattice_loops` even in a process that has not loaded Numba yet (its
-# import and the loops' load from the disk cache cost ~0.6 s of CPU; the solver compiles from
-# 1,000,000 candidates on, so Numba is loaded by then anyway).
-JIT_MIN_CANDIDATES = 1_000_000
 
 
 def use_loops(find: Finder) -> bool:

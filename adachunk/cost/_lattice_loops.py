@@ -125,8 +125,9 @@ def marks_loop(opens, closes, scale, diff):
 
 def running_sum_loop(diff, m1):
     """``diff[:m1]`` replaced by its running sum, in place, and returned: the difference row of
-    :func:`marks_loop` as ``sum(scale * coverage)`` per candidate. In place because a second row
-    over every candidate is a fresh mapping (page faults) once it passes glibc's 32 MB mmap
+    :func:`marks_loop` as ``sum(scale * coverage)`` per candidate, and the marks of
+    :class:`adachunk.cost.candidates.Finder`'s rank table as the table. In place because a second
+    row over every candidate is a fresh mapping (page faults) once it passes glibc's 32 MB mmap
     threshold, about 4 M candidates."""
     run = 0
     for i in range(m1):
@@ -153,26 +154,6 @@ def move_add_loop(acc, a, b, out):
     for i in range(a, b):
         out[i] += acc[i]
         acc[i] = 0.0
-
-
-def below_loop(P, below):
-    """``below[x] = #{i: P[i] < x}`` for every ``x`` (``P`` strictly increasing, ``0 <= P[i] <
-    len(below) - 1``): the rank table of :class:`adachunk.cost.candidates.Finder`.
-
-    numpy's steps (a zero row, a mark after each candidate, a running sum) as plain loops: each
-    is a sequential pass without a data-dependent branch (CLAIR at o200k, measured apart: 3.4 ms
-    per pass against numpy's 14.3-14.9). Filling the table candidate by candidate (a short run
-    per token) or stepping a rank per entry was slower (11 and 15 ms against 6, measured in the
-    profiled pipeline).
-    """
-    for x in range(below.shape[0]):
-        below[x] = 0
-    for k in range(P.shape[0]):
-        below[P[k] + 1] += 1
-    run = 0
-    for x in range(below.shape[0]):
-        run += below[x]
-        below[x] = run
 
 
 HELPERS = (_search, _ceil_bound)

@@ -11,9 +11,12 @@ import numpy as np
 
 from .._jit import compiled, numba_loaded
 
-# From this many characters the table is filled by a compiled loop even before Numba is loaded
-# (then the lattice's own loops load it anyway: :data:`adachunk.cost._lattice_jit.JIT_MIN_CANDIDATES`).
-JIT_MIN_CHARS = 4_000_000
+# From this many candidates a document's lattice runs the compiled loops of
+# :mod:`adachunk.cost._lattice_loops` even in a process that has not loaded Numba yet (its
+# import and the loops' load from the disk cache cost ~0.6 s of CPU; the solver compiles from
+# 1,000,000 candidates on, so Numba is loaded by then anyway). The rank table below follows the
+# same rule (:func:`adachunk.cost._lattice_jit.use_loops`), so it never loads Numba on its own.
+JIT_MIN_CANDIDATES = 1_000_000
 
 
 def _is_arange(P: np.ndarray) -> bool:
@@ -59,17 +62,15 @@ def _below_table(P: np.ndarray, n: int) -> np.ndarray:
     """``below[x] = #{i: P[i] < x}`` for ``x`` in ``0..n+1`` (int32; ``P`` strictly increasing
     in ``[0, n]``).
 
-    numpy marks ``P + 1`` in a zero row and sums it up (zeros, a scatter, a ``cumsum`` that does
-    not vectorise): 14.3-14.9 ms of a CLAIR pass at o200k. Once Numba is loaded the same three
-    steps run as compiled loops (:func:`adachunk.cost._lattice_loops.below_loop`) in 3.4 ms, the
-    same integers.
+    numpy marks ``P + 1`` in a zero row and sums it up. Its ``cumsum`` does not vectorise: the
+    whole took 14.3-14.9 ms of a CLAIR pass at o200k. When the lattice runs its compiled loops
+    the running sum is the const sum's compiled one
+    (:func:`adachunk.cost._lattice_loops.running_sum_loop`): 4.1-4.2 ms, the same integers.
     """
-    if numba_loaded() or n >= JIT_MIN_CHARS:
-        from ._lattice_loops import below_loop
-
-        below = np.empty(n + 2, dtype=np.int32)
-        compiled(below_loop)(np.ascontiguousarray(P, dtype=np.int64), below)
-        return below
     below = np.zeros(n + 2, dtype=np.int32)
     below[P + 1] = 1
+    if numba_loaded() or len(P) >= JIT_MIN_CANDIDATES:
+        from ._lattice_loops import running_sum_loop
+
+        return compiled(running_sum_loop)(below, np.int64(n + 2))
     return np.cumsum(below, out=below)

@@ -284,7 +284,7 @@ class CostCache:
 
     def sorted_spans(self, spans) -> SpanArrays:
         """:func:`span_arrays` of a label's spans, checked for order once per array pair."""
-        if isinstance(spans, tuple) and len(spans) == 2 and isinstance(spans[0], np.ndarray):
+        if _is_array_pair(spans):
             return self._get(spans[0], spans[1], ("sorted",), lambda: span_arrays(spans))
         return span_arrays(spans)
 
@@ -423,11 +423,14 @@ def _batch_rows(lo: np.ndarray, hi: np.ndarray, counts: np.ndarray) -> list[tupl
     return [(sl, (hi[sl] - lo[sl]).astype(np.float64)) for sl in batches(counts, _BATCH)]
 
 
+def _is_array_pair(spans) -> bool:
+    """Whether a label's spans come as ``(starts, ends)`` arrays (else as Structures)."""
+    return isinstance(spans, tuple) and len(spans) == 2 and isinstance(spans[0], np.ndarray)
+
+
 def _has_spans(spans: "list[Structure] | SpanArrays") -> bool:
     """Whether a label has any span (as ``(starts, ends)`` arrays or as Structures)."""
-    if isinstance(spans, tuple) and len(spans) == 2 and isinstance(spans[0], np.ndarray):
-        return len(spans[0]) > 0
-    return len(spans) > 0
+    return len(spans[0] if _is_array_pair(spans) else spans) > 0
 
 
 def _cached_costs(cache: CostCache, structures, rules: list[CostRule]) -> np.ndarray:
