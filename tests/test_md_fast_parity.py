@@ -347,9 +347,9 @@ def test_shipped_profiles_chunk_the_examples_identically(profile, unit, monkeypa
     real_init, used = md._Walker.__init__, []
 
     def chunk_with(engine: str) -> list[list[tuple[int, int, int]]]:
-        def init(self, lm, lines, wrappers, _engine="auto"):
+        def init(self, lm, lines, wrappers, _engine="auto", table=None):
             used.append(engine)
-            real_init(self, lm, lines, wrappers, engine)
+            real_init(self, lm, lines, wrappers, engine, table)
 
         monkeypatch.setattr(md._Walker, "__init__", init)
         out = []

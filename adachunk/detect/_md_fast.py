@@ -71,8 +71,7 @@ def tokenize_top(lines: list[str], lo: int, hi: int) -> list[tuple]:
     nonplain = nonplain_lines(lines, lo, hi)
     reader = _Reader(lines, lo, hi, buf)
     append = buf.append
-    Paragraph, Heading, Html = mm.Paragraph, mm.Heading, mm.Html
-    List, ThematicBreak = bt.List, bt.ThematicBreak
+    Paragraph, Heading = mm.Paragraph, mm.Heading
     k, pos = 0, lo
     while pos < hi:
         while nonplain[k] < pos:
@@ -94,18 +93,28 @@ def tokenize_top(lines: list[str], lo: int, hi: int) -> list[tuple]:
             append((Heading, (len(m.group(1)),), pos + 1))
             pos += 1
             continue
-        if _HTML_OPEN.match(line) and _html_one_line(line):
-            append((Html, None, pos + 1))
-            pos += 1
-            continue
-        if not ThematicBreak.start(line) and List.start(line):
-            got = read_list(reader, pos)
-            if got is not None:
-                append((List, got[0], pos + 1))
-                pos = got[1]
-                continue
-        pos = reader.probe(pos)
+        pos = step(reader, pos, line)
     return buf
+
+
+def step(reader: "_Reader", pos: int, line: str | None = None) -> int:
+    """:func:`tokenize_top`'s loop at a line that is neither ``"\\n"`` nor an ATX heading;
+    returns the next position (a plain line: ``line`` None, its paragraph read by mistletoe).
+
+    The compiled reader (:mod:`adachunk.detect._md_top`) calls it at the lines its rule
+    defers; the entry, if any, goes to ``reader.buf``.
+    """
+    if line is None:
+        return reader.paragraph(pos)
+    if _HTML_OPEN.match(line) and _html_one_line(line):
+        reader.buf.append((mm.Html, None, pos + 1))
+        return pos + 1
+    if not bt.ThematicBreak.start(line) and bt.List.start(line):
+        got = read_list(reader, pos)
+        if got is not None:
+            reader.buf.append((bt.List, got[0], pos + 1))
+            return got[1]
+    return reader.probe(pos)
 
 
 def _html_one_line(line: str) -> bool:

@@ -82,6 +82,15 @@ class LineMap:
         else:
             self.starts.pop()
 
+    @classmethod
+    def from_table(cls, text: str, starts: list[int], ends: list[int], blank: list[bool]) -> "LineMap":
+        """The map of ``text`` from lines found elsewhere (the compiled line table of
+        :mod:`adachunk.detect._md_kernel`): the same fields as ``LineMap(text)`` makes."""
+        lm = cls.__new__(cls)
+        lm.text, lm.starts, lm.ends, lm._blank = text, starts, ends, blank
+        lm._lines = _newline_lines(text) if "\r" not in text else None
+        return lm
+
     def __len__(self) -> int:
         return len(self.starts)
 

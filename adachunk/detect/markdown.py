@@ -48,7 +48,7 @@ from pydantic import Field
 from ..analysis import MARKDOWN_BLOCKS, MARKDOWN_ROWS
 from ..registry import detectors
 from ..types import SpanArrays, Structure
-from . import _md_fast
+from . import _md_fast, _md_top
 from . import _md_mistletoe as mm
 from . import _md_offsets as mo
 from ._md_mistletoe import bt
@@ -84,18 +84,26 @@ class _Walker:
     """Turns mistletoe parse buffers into spans (see the module docstring for the rules)."""
 
     def __init__(self, lm: mo.LineMap, lines: tuple[list[str], list[str]], wrappers: dict,
-                 engine: str = "auto"):
+                 engine: str = "auto", table: _md_top.LineTable | None = None):
         (self.lines, self.plain), self.lm, self.wrappers = lines, lm, wrappers
         self.out: list[mo.Row] = []
         # only the top level (of the text and of each wrapper) has a fast path: nested blocks
         # are always tokenized by mistletoe's readers
         self._fast = engine == "auto"
         self._tokenize = _md_fast.tokenize_top if self._fast else _tokenize_mistletoe
+        self._compiled = table if self._fast else None  # the compiled top level (long texts)
 
     def run(self, lo: int, hi: int) -> None:
         """Parse lines ``[lo, hi)`` and collect their blocks."""
         with mm.mistletoe_state(_tokenize_block):
-            self._walk_top(self._tokenize(self.lines, lo, hi), hi)
+            self._top(self.lines, lo, hi)
+
+    def _top(self, lines: list[str], lo: int, hi: int) -> None:
+        """The blocks of ``lines[lo:hi]``, read at the top level (of the text or a wrapper)."""
+        if self._compiled is not None:
+            self._compiled.read_top(self, lines, lo, hi)
+        else:
+            self._walk_top(self._tokenize(lines, lo, hi), hi)
 
     def _walk_top(self, buf, bound: int) -> None:
         """:meth:`walk` outside any container; engine auto inlines the common blocks."""
@@ -168,11 +176,10 @@ class _Walker:
         close, inside = wrap
         self.out.append(self.lm.span("html_block", first, close, chain))
         if inside and close > first + 1:
-            buf = self._tokenize(self.plain, first + 1, close)
             if chain or lists or quotes:
-                self.walk(buf, close, chain, lists, quotes)
+                self.walk(self._tokenize(self.plain, first + 1, close), close, chain, lists, quotes)
             else:
-                self._walk_top(buf, close)
+                self._top(self.plain, first + 1, close)
 
 
 def _tokenize_mistletoe(lines: list[str], lo: int, hi: int) -> list:
@@ -217,7 +224,8 @@ def parse_block_rows(text: str, engine: Engine = "auto") -> list[mo.Row]:
     Structure per block."""
     if engine not in ENGINES:
         raise ValueError(f"unknown Markdown engine {engine!r}: use one of {', '.join(ENGINES)}")
-    lm = mo.LineMap(text)
+    table = _md_top.LineTable(text) if engine == "auto" and _md_top.wanted(len(text)) else None
+    lm = mo.LineMap(text) if table is None else mo.LineMap.from_table(text, *table.line_map_fields())
     out: list[mo.Row] = []
     lo = 0
     fm = mo.front_matter_end(lm)
@@ -225,7 +233,9 @@ def parse_block_rows(text: str, engine: Engine = "auto") -> list[mo.Row]:
         out.append(lm.span("front_matter", 0, fm))
         lo = fm + 1
     wrappers = mo.find_wrappers(lm, lo)
-    walker = _Walker(lm, mo.mistletoe_lines(lm, lo, wrappers), wrappers, engine)
+    if table is not None:
+        table.force(wrappers)
+    walker = _Walker(lm, mo.mistletoe_lines(lm, lo, wrappers), wrappers, engine, table)
     deep = mo.deep_lines(lm, lo, MAX_DEPTH)
     if not deep:
         try:

@@ -1,0 +1,114 @@
+"""The top level of a Markdown parse read by compiled loops (``engine: auto``, long texts).
+
+:func:`adachunk.detect._md_fast.tokenize_top` then :func:`~adachunk.detect._md_fast.walk_top`
+read a document's top level with a Python step per line and per block. Here the line table of
+:mod:`adachunk.detect._md_lines` (one compiled pass over the code points) and the block reader
+of :mod:`adachunk.detect._md_kernel` (one compiled call per stretch of blocks it knows) do that
+work; the Python loop only visits the lines where the reader stops, where it runs the very same
+step as ``tokenize_top`` (:func:`~adachunk.detect._md_fast.step`: mistletoe's readers at the
+same position of the same ``FileWrapper``), and calls the reader again after the block.
+
+A block read by such a step is walked with the line the loop reads next as its bound: every
+line between that one and the next block is blank (a non-blank line always starts a block:
+mistletoe's ``Paragraph.start``), so ``last_nonblank`` finds the same last line as with the next
+block's line. ``tests/test_md_compiled_parity.py`` checks that the spans are mistletoe's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._jit import compiled, numba_loaded
+from . import _md_fast as mf
+from . import _md_kernel as K
+from . import _md_lines as L
+from ._units_fast import codes_of
+
+# the kernel's label codes, in order
+LABELS = ("paragraph", "heading", "html_block", "list", "list_item", "code", "table", "table_row",
+          "table_cell")
+
+# Below this many code points the Python loop of _md_fast is as fast as calling the loops;
+# before Numba is loaded, only a long text pays for loading it (the rule of _units_fast).
+MIN_CHARS = 1_000
+JIT_MIN_CHARS = 500_000
+
+
+def wanted(n: int) -> bool:
+    """Whether a text of ``n`` code points should be read by the compiled loops."""
+    return n >= MIN_CHARS and (numba_loaded() or n >= JIT_MIN_CHARS)
+
+
+class LineTable:
+    """The compiled line table of one text (:func:`adachunk.detect._md_lines.line_table`).
+
+    Attributes:
+        codes: the text's code points.
+        flags: the property table the loops read (``str.isspace`` in bit 1).
+        bom: whether the text opens with a byte-order mark.
+        starts: start of each line.
+        ends: end of each line, terminator excluded.
+        bits: each line's bits (``_md_lines.PLAIN`` ...).
+        levels: each line's ATX heading level (0: none).
+        pipes: how many ``|`` each line holds.
+        markers: where a list marker's content starts in each line (0: none, -1: a marker
+            left to mistletoe).
+        leads: where that marker's leader ends.
+    """
+
+    def __init__(self, text: str, jit: bool = True):
+        from . import _units_fast_tables as T
+
+        self.jit = jit
+        self.codes = codes_of(text)
+        self.flags = T.flags_for(self.codes)
+        self.bom = text.startswith("\ufeff")
+        table = self._loop(L.line_table, L.HELPERS)(self.codes, self.flags, self.bom)
+        (self.starts, self.ends, self.bits, self.levels, self.pipes, self.markers,
+         self.leads) = table
+
+    def _loop(self, fn, helpers):
+        return compiled(fn, helpers=helpers) if self.jit else fn
+
+    def line_map_fields(self) -> tuple[list[int], list[int], list[bool]]:
+        """``LineMap``'s starts, ends and blank flags, as lists."""
+        blank = (self.bits & L.LBLANK) != 0
+        return self.starts.tolist(), self.ends.tolist(), blank.tolist()
+
+    def force(self, lines: Any) -> None:
+        """Mark ``lines`` (HTML wrappers' opening lines) as read by mistletoe."""
+        for i in lines:
+            self.bits[i] |= L.FORCED
+
+    def read_top(self, walker: Any, lines: list[str], lo: int, hi: int) -> None:
+        """``walk_top(walker, tokenize_top(lines, lo, hi), hi)``: the same rows in ``walker.out``.
+
+        Runs inside ``mistletoe_state``, like the loop it replaces.
+        """
+        if hi <= lo:
+            return
+        advance = self._loop(K.advance, K.HELPERS)
+        args = (self.codes, self.flags, self.starts, self.ends, self.bits, self.levels,
+                self.pipes, self.markers, self.leads, self.bom)
+        # rows: a list item makes three, a table row two and one more per pipe
+        cap = 3 * (hi - lo) + int(self.pipes[lo:hi].sum()) + 1
+        rows = np.empty((cap, 4), np.int64)
+        safe, buf = self.bits, []
+        reader = mf._Reader(lines, lo, hi, buf)
+        pos, k = lo, 0
+        while True:
+            pos, k = advance(*args, np.int64(pos), np.int64(hi), rows, np.int64(k))
+            if pos >= hi:
+                break
+            # a safe line opens a paragraph: what probing every token type there finds too
+            pos = mf.step(reader, pos, None if safe[pos] & L.SAFE else lines[pos])
+            for entry in buf:  # the next block starts after blank lines only (module docstring)
+                mf.walk_top(walker, [entry], pos)
+            buf.clear()
+        if k:
+            rows = rows[:k]
+            walker.out.extend(zip(rows[:, 0].tolist(), rows[:, 1].tolist(),
+                                  map(LABELS.__getitem__, rows[:, 2].tolist()),
+                                  rows[:, 3].tolist()))

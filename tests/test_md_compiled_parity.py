@@ -1,0 +1,341 @@
+"""The compiled top level of ``markdown.block.v1`` (``engine: auto``) gives mistletoe's blocks.
+
+:mod:`adachunk.detect._md_top` reads a long text's top level with the loops of
+:mod:`adachunk.detect._md_kernel` and hands every other block to the same mistletoe readers as
+:mod:`adachunk.detect._md_fast`. Here, with that path forced on (compiled, and its loops run as
+plain Python, their own twins):
+
+* every span, label and level equal to the ``mistletoe`` engine's on CLAIR (skipped without
+  ``../shared``), the examples, the package Markdown the peers bench reads, the unit cases of
+  ``test_md_fast_parity`` and generated Markdown and lists;
+* the line table equal to ``LineMap`` and to the Python tests its bits stand for;
+* every line the kernel calls safe really opens nothing but a paragraph and interrupts none
+  (mistletoe's own ``start`` / ``check_interrupts_paragraph`` on it);
+* every list, fence and table the kernel reads equal to what mistletoe's reader reads there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mistletoe.block_tokenizer import FileWrapper
+
+from adachunk._jit import compiled
+from adachunk.detect import _md_fast as mf
+from adachunk.detect import _md_kernel as K
+from adachunk.detect import _md_lines as L
+from adachunk.detect import _md_mistletoe as mm
+from adachunk.detect import _md_offsets as mo
+from adachunk.detect import _md_top
+from adachunk.detect import markdown as md
+from adachunk.detect.markdown import parse_blocks
+
+from .test_md_fast_parity import CASES, CLAIR, EXAMPLES, _clair_texts, _package_markdown, lists, markdown
+
+
+@pytest.fixture(params=["jit", "python"])
+def compiled_top(request, monkeypatch):
+    """Force the compiled top level on every text; ``python`` runs its loops uncompiled."""
+    jit = request.param == "jit"
+    real = _md_top.LineTable.__init__
+
+    def init(self, text, _jit=True):
+        real(self, text, jit)
+
+    monkeypatch.setattr(_md_top, "wanted", lambda n: True)
+    monkeypatch.setattr(_md_top.LineTable, "__init__", init)
+    return request.param
+
+
+def assert_same_blocks(text: str) -> None:
+    fast, ref = parse_blocks(text, "auto"), parse_blocks(text, "mistletoe")
+    if fast != ref:
+        extra = sorted(set(fast) - set(ref))[:3]
+        missing = sorted(set(ref) - set(fast))[:3]
+        pytest.fail(f"compiled differs from mistletoe: extra {extra}, missing {missing}")
+
+
+def test_the_compiled_path_is_taken(compiled_top, monkeypatch):
+    used = []
+    real = _md_top.LineTable.read_top
+    monkeypatch.setattr(_md_top.LineTable, "read_top",
+                        lambda self, *a: used.append(1) or real(self, *a))
+    assert_same_blocks("# H\n\npara\n\n- a\n- b\n")
+    assert used
+
+
+# ------------------------------------------------------------------------- corpora
+@pytest.mark.skipif(not CLAIR.is_dir(), reason="no ../shared/corpus/clair")
+def test_clair_blocks_are_mistletoes(monkeypatch):
+    monkeypatch.setattr(_md_top, "wanted", lambda n: True)  # compiled (the twins are slow here)
+    for text in _clair_texts():
+        assert md.parse_block_rows(text, "auto") == md.parse_block_rows(text, "mistletoe")
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_example_blocks_are_mistletoes(path, compiled_top):
+    assert_same_blocks(path.read_text(encoding="utf-8"))
+
+
+def test_package_markdown_blocks_are_mistletoes(monkeypatch):
+    monkeypatch.setattr(_md_top, "wanted", lambda n: True)
+    docs = _package_markdown()
+    if not docs:
+        pytest.skip("no Markdown in site-packages")
+    for _name, text in docs:
+        assert_same_blocks(text)
+
+
+# What the compiled reader leaves to mistletoe's readers on the corpora (by token kind):
+# everything else it reads itself.
+DEFERRED_KINDS = {"Html", "Quote", "List", "Paragraph", "GfmTable", "BlockCode", "CodeFence",
+                  "ThematicBreak"}
+
+
+def test_deferred_kinds_on_the_corpora(monkeypatch):
+    monkeypatch.setattr(_md_top, "wanted", lambda n: True)
+    texts = [p.read_text(encoding="utf-8") for p in EXAMPLES if p.suffix == ".md"]
+    texts += [t for _, t in _package_markdown(300_000)]
+    if CLAIR.is_dir():
+        texts += _clair_texts()
+    seen, real = set(), mf.step
+
+    def step(reader, pos, line=None):
+        n = len(reader.buf)
+        nxt = real(reader, pos, line)
+        seen.update(entry[0].__name__ for entry in reader.buf[n:])
+        return nxt
+
+    monkeypatch.setattr(mf, "step", step)
+    for text in texts:
+        md.parse_block_rows(text)
+    assert seen <= DEFERRED_KINDS, seen - DEFERRED_KINDS
+
+
+CASES_MORE = {
+    "digit lines": "2024 was a year\n1.5 million\n10. ten\n1234567890. long\n\n3) x\n",
+    "safe openers": "#tag\n-x\n+y\n*z*\n_a_\n=b\n`c`\n~d\n--e\n**f**\n\nnext\n",
+    "digit then list": "intro\n1. a\n2) b\n",
+    "ordered interrupts": "para\n2. b\n\npara\n1. a\n",
+    "list ends": "- a\n<!-- c -->\n- b\n> q\n- c\n# h\n- d\n\n2024\n",
+    "list lazy digits": "- a\n2024\n- b\n\n2025\n",
+    "list tab": "- a\n\tcont\n-\tb\n",
+    "list nbsp": "-\u00a0a\n1.\u00a0b\n- c\n\u00a0\n",
+    "list types": "- a\n+ b\n1. c\n2) d\n3) e\n",
+    "wrapper after list": "- a\n<Table>\n| x |\n|---|\n</Table>\n",
+    "comment after para": "para\n<!-- c -->\n\ntext\n",
+    "bom list": "\ufeff- a\n- b\n",
+    "bom digits": "\ufeff2024\ntext\n",
+    "fences": "```\n# x\n````\n\n~~~py\nx\n~~~~ \n```a`b\n``` x\n```y\n    ```\n",
+    "fence unclosed": "para\n\n```\ncode\n\n",
+    "fence word close": "```\ncode\n```python\nafter\n",
+    "fence tilde info": "~~~ a`b\nx\n   ~~~\n",
+    "tables": "| a | b |\n|:-|-:|\n| 1 | 2 |\ntext\n\n|x|\n|-|\n\n| a \\| b |\n|---|\n",
+    "table widths": "| a | b |\n|---|\n\n| a |\n--|--\n\n|a|b|\n|---|---|\n| 1\n# h\n",
+    "table enders": "| a |\n|---|\n| 1 |\n<!-- c -->\n| b |\n|---|\n> q\n",
+    "table one cell": "| a\n---\n|\n|-|\n",
+    "table empty cells": "|  |  |\n| - | - |\n|   | x |\n",
+}
+
+
+@pytest.mark.parametrize("text", list(CASES.values()) + list(CASES_MORE.values()),
+                         ids=list(CASES) + list(CASES_MORE))
+def test_cases_blocks_are_mistletoes(text, compiled_top):
+    assert_same_blocks(text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(text=markdown())
+def test_generated_markdown_blocks_are_mistletoes(text, compiled_top):
+    assert_same_blocks(text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(text=lists())
+def test_generated_lists_are_mistletoes(text, compiled_top):
+    assert_same_blocks(text)
+
+
+# ------------------------------------------------------------------------- the line table
+LINES = st.lists(st.sampled_from([
+    "", " ", "   ", "    x", "\t- a", "a", "é", "2024 x", "1. a", "1.", "10) b", "1234567890. c",
+    "1.5", "- a", "-a", "--", "---", "- - -", "* * *", "*a*", "+ b", "+b", "_x_", "___", "=x",
+    "===", "`x`", "```", "~x", "~~~", "# h", "#h", "####### h", "#", "> q", ">q", "<!-- c -->",
+    "<!-- c", "<!-->", "  <!-- x -->", "<div>", "a | b", "|", "\u3000x", "\u00a0", "x\u00a0",
+    "\u2028", "\x0b", "\x1c", "\0", "标题", "😀 x", "1.\u00a0b", "-\u00a0c", "\\* x", "[l]: /u",
+]), min_size=1, max_size=12)
+
+
+def _table(text: str, jit: bool) -> _md_top.LineTable:
+    return _md_top.LineTable(text, jit=jit)
+
+
+@settings(max_examples=300, deadline=None)
+@given(LINES, st.sampled_from(["\n", "\r\n", "\r"]), st.booleans(), st.booleans(), st.booleans())
+def test_line_table_is_linemap_and_the_python_tests(lines, eol, tail, bom, jit):
+    text = ("\ufeff" if bom else "") + eol.join(lines) + (eol if tail else "")
+    table = _table(text, jit)
+    lm = mo.LineMap(text)
+    starts, ends, blank = table.line_map_fields()
+    assert (starts, ends) == (lm.starts, lm.ends)
+    assert blank == [lm.is_blank(i) for i in range(len(lm))]
+    mlines = mo._replaced_lines(lm)
+    for i, line in enumerate(mlines):
+        b = int(table.bits[i])
+        assert bool(b & L.PLAIN) == mm._plain(line), line
+        assert bool(b & L.EMPTY) == (line == "\n"), line
+        assert bool(b & L.MBLANK) == (not line.strip()), line
+        assert bool(b & L.PIPE) == ("|" in line), line
+        m = mm._ATX_START.match(line)
+        assert int(table.levels[i]) == (len(m.group(1)) if m else 0), line
+        comment = bool(mf._HTML_OPEN.match(line)) and line.lstrip(" ").startswith("<!--") \
+            and "-->" in line
+        assert bool(b & L.COMMENT) == comment, line
+        opened = line.lstrip(" ")
+        assert bool(b & L.OPEN_COMMENT) == (len(line) - len(opened) <= 3
+                                            and opened.startswith("<!--")), line
+        if i or not bom:  # the reader leaves a BOM line to mistletoe
+            assert bool(b & L.THEMATIC) == bool(mm.bt.ThematicBreak.start(line)), line
+            marker = mm.bt.ListItem.parse_marker(line) if mm.ITEM_RE.match(line) else None
+            mk = int(table.markers[i])
+            if marker is None:
+                assert mk == 0, line
+            elif mk > 0:  # a marker of the shape the reader takes: one to four spaces, content
+                _ind, prepend, leader, content = marker
+                assert prepend == mk and content == line[mk:] and content.strip(), line
+                assert int(table.leads[i]) == len(line) - len(line.lstrip(" ")) + len(leader)
+            else:
+                assert mk == -1, line
+
+
+def _interrupters():
+    return [t for t in mm.TOKENS if hasattr(t, "check_interrupts_paragraph")]
+
+
+def _assert_safe(line: str) -> None:
+    """No block but a paragraph starts on ``line``, and it interrupts no paragraph."""
+    assert line.strip()
+    started = [t.__name__ for t in mm.TOKENS if t is not mm.Paragraph and t.start(line)]
+    assert not started, (line, started)
+    fw = FileWrapper(["p\n", line, "\n", "\n"])
+    next(fw)
+    hits = [t.__name__ for t in _interrupters() if t.check_interrupts_paragraph(fw)]
+    assert not hits, (line, hits)
+    assert not mm.Paragraph.is_setext_heading(line), line
+
+
+@settings(max_examples=400, deadline=None)
+@given(LINES, st.booleans())
+def test_safe_lines_open_only_paragraphs(lines, jit):
+    """SAFE lines, CSAFE lines read from their first character, MSAFE markers' contents."""
+    text = "\n".join(lines) + "\n"
+    table = _table(text, jit)
+    mlines = mo._replaced_lines(mo.LineMap(text))
+    with mm.mistletoe_state():
+        for i, line in enumerate(mlines):
+            b = int(table.bits[i])
+            if b & L.SAFE:
+                _assert_safe(line)
+            if b & L.CSAFE:
+                _assert_safe(line.lstrip(" "))
+            if b & L.MSAFE:
+                _assert_safe(line[int(table.markers[i]):])
+
+
+def test_kernel_bits_are_the_line_tables():
+    for name in ("PLAIN", "EMPTY", "MBLANK", "COMMENT", "LBLANK", "FORCED", "SAFE", "PIPE",
+                 "CSAFE", "MSAFE", "THEMATIC", "OPEN_COMMENT", "SPACE"):
+        assert getattr(K, name) == getattr(L, name), name
+    assert len(_md_top.LABELS) == K.L_CELL + 1
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lists(), st.booleans())
+def test_kernel_lists_are_mistletoes(text, jit):
+    """Wherever the kernel reads a list, mistletoe's ``List.read`` ends it on the same line, and
+    the walk of its items gives the same rows."""
+    table = _table(text, jit)
+    lm = mo.LineMap(text)
+    lines, _ = mo.mistletoe_lines(lm, 0, {})
+    hi = len(lines)
+    read = compiled(K._read_list, helpers=K.HELPERS) if jit else K._read_list
+    for pos in range(hi):
+        b = int(table.bits[pos])
+        if b & (L.SAFE | L.EMPTY | L.COMMENT) or table.levels[pos]:
+            continue  # advance reads these lines otherwise: no list is tried there
+        rows = np.zeros((3 * hi + 1, 4), np.int64)
+        got, k = read(table.codes, table.flags, table.starts, table.ends, table.bits,
+                      table.levels, table.markers, table.leads, np.int64(pos), np.int64(hi),
+                      rows, np.int64(0))
+        if got < 0:
+            continue
+        with mm.mistletoe_state():
+            line = lines[pos]
+            assert not mm.bt.ThematicBreak.start(line) and mm.bt.List.start(line)
+            fw = FileWrapper(lines)
+            fw.set_pos(pos - 1)
+            items = mm.bt.List.read(fw)
+            end = fw.get_pos() + 1
+            assert got == end, text
+            walker = md._Walker(lm, (lines, lines), {})
+            walker.walk([(mm.bt.List, items, pos + 1)], end)
+        labels = _md_top.LABELS
+        mine = sorted((int(a), int(b), labels[c], int(d)) for a, b, c, d in rows[:k])
+        assert mine == sorted(walker.out), text
+
+
+# ------------------------------------------------------------------------- fences and tables
+FENCE_LINES = st.lists(st.sampled_from([
+    "```", "````", "~~~", "~~~~", "```py", "``` py", "```a`b", "~~~ a`b", "   ```", "    ```",
+    "``", "x", "", "```  ", "```\u3000", "``` \u3000x", "~~~~x", "\t```", "````` y",
+]), min_size=1, max_size=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(FENCE_LINES, st.booleans())
+def test_fence_tests_are_codefences(lines, jit):
+    text = "\n".join(lines) + "\n"
+    table = _table(text, jit)
+    fence_open = compiled(K._fence_open, helpers=K.HELPERS) if jit else K._fence_open
+    closes = compiled(K._fence_closes, helpers=K.HELPERS) if jit else K._fence_closes
+    with mm.mistletoe_state():
+        for i, line in enumerate(lines):
+            s, e = table.starts[i], table.ends[i]
+            run = fence_open(table.codes, s, e)
+            assert bool(run) == bool(mm.bt.CodeFence.start(line + "\n")), line
+            if not run:
+                continue
+            leader = mm.bt.CodeFence._open_info[1]
+            assert run == len(leader)
+            for j, other in enumerate(lines):
+                stripped = (other + "\n").lstrip(" ")
+                ref = (stripped.startswith(leader) and len(stripped.split(maxsplit=1)) == 1
+                       and len(other) - len(other.lstrip(" ")) < 4)
+                got = closes(table.codes, table.flags, table.starts[j], table.ends[j],
+                             np.uint32(ord(leader[0])), np.int64(run))
+                assert got == ref, (line, other)
+
+
+ROW_LINES = st.lists(st.sampled_from([
+    "| a | b |", "|---|---|", "| - | :-: |", "a | b", "|", "||", "| |", "---", "-", ":-", "::",
+    "| a \\| b |", "|:-|-:|", " | x", "|--|", "|  |", "| -- | x |", "|\u3000|", "| a |",
+]), min_size=2, max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ROW_LINES, st.booleans())
+def test_table_cell_counts_are_mistletoes(lines, jit):
+    text = "\n".join(lines) + "\n"
+    table = _table(text, jit)
+    header = compiled(K._header_cells, helpers=K.HELPERS) if jit else K._header_cells
+    delim = compiled(K._delimiter_cells, helpers=K.HELPERS) if jit else K._delimiter_cells
+    for i, line in enumerate(lines):
+        s, e = table.starts[i], table.ends[i]
+        args = (table.codes, table.flags, s, e)
+        assert header(*args) == mm._n_cells(mm._PIPE.split((line + "\n").strip())), line
+        ref = mm._n_cells((line + "\n").strip().split("|")) if mm._is_delimiter_row(line + "\n") else -1
+        assert delim(*args) == ref, line
