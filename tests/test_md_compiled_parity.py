@@ -339,3 +339,35 @@ def test_table_cell_counts_are_mistletoes(lines, jit):
         assert header(*args) == mm._n_cells(mm._PIPE.split((line + "\n").strip())), line
         ref = mm._n_cells((line + "\n").strip().split("|")) if mm._is_delimiter_row(line + "\n") else -1
         assert delim(*args) == ref, line
+
+
+# ------------------------------------------------------------------------- lazy lines
+@settings(max_examples=200, deadline=None)
+@given(LINES, st.sampled_from(["\n", "\r\n", "\r"]), st.data())
+def test_lazy_lines_are_the_split_lines(lines, eol, data):
+    text = eol.join(lines).replace("\0", "") + eol  # for texts without NUL (nor a BOM)
+    lm = mo.LineMap(text)
+    eager = mo._replaced_lines(lm)
+    lazy = _md_top.LazyLines(text, lm.starts, lm.ends)
+    n = len(eager)
+    assert len(lazy) == n
+    i = data.draw(st.integers(-n, n - 1))
+    assert lazy[i] == eager[i]
+    a, b = data.draw(st.integers(0, n)), data.draw(st.integers(0, n))
+    assert lazy[a:b] == eager[a:b] and type(lazy[a:b]) is list
+    lazy[0] = eager[0] = "x\n"  # a replacement (front matter, a wrapper's mask) is kept
+    copy, view = lazy.copy(), lazy.view(min(a, b), max(a, b))
+    assert list(lazy) == eager and list(copy) == eager
+    assert list(view) == eager[min(a, b):max(a, b)] and len(view) == abs(b - a)
+
+
+def test_mistletoe_lines_lazy_and_eager_agree():
+    for text in list(CASES.values()) + list(CASES_MORE.values()):
+        if "\0" in text or text.startswith("\ufeff"):
+            continue
+        lm = mo.LineMap(text)
+        lo = max(mo.front_matter_end(lm) + 1, 0)
+        wrappers = mo.find_wrappers(lm, lo)
+        eager = mo.mistletoe_lines(mo.LineMap(text), lo, wrappers)
+        lazy = mo.mistletoe_lines(lm, lo, wrappers, _md_top.LazyLines(text, lm.starts, lm.ends))
+        assert [list(x) for x in lazy] == [list(x) for x in eager], text

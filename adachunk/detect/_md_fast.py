@@ -141,7 +141,9 @@ class _Reader:
 
     def _at(self, pos: int):
         if self._fw is None:  # made on first use: most documents never need one
-            self._fw = btz.FileWrapper(self.lines[self.lo : self.hi], start_line=self.lo + 1)
+            lines = self.lines
+            part = lines.view(self.lo, self.hi) if hasattr(lines, "view") else lines[self.lo : self.hi]
+            self._fw = btz.FileWrapper(part, start_line=self.lo + 1)
         self._fw.set_pos(pos - self.lo - 1)
         return self._fw
 

@@ -88,7 +88,7 @@ class LineMap:
         :mod:`adachunk.detect._md_kernel`): the same fields as ``LineMap(text)`` makes."""
         lm = cls.__new__(cls)
         lm.text, lm.starts, lm.ends, lm._blank = text, starts, ends, blank
-        lm._lines = _newline_lines(text) if "\r" not in text else None
+        lm._lines = None  # mistletoe's lines are split on demand (mistletoe_lines)
         return lm
 
     def __len__(self) -> int:
@@ -207,21 +207,25 @@ def deep_lines(lm: LineMap, lo: int, max_depth: int) -> list[int]:
     return out
 
 
-def mistletoe_lines(lm: LineMap, lo: int, wrappers: dict) -> tuple[list[str], list[str]]:
+def mistletoe_lines(lm: LineMap, lo: int, wrappers: dict,
+                    lines: list[str] | None = None) -> tuple[list[str], list[str]]:
     """The lines mistletoe reads: one per line of the text, each ending in ``\\n``.
 
     Replacements keep every line's length (so columns still match the original): NUL becomes
     U+FFFD as CommonMark asks, a leading BOM a space, front matter blank lines. The first list
     returned also has each HTML wrapper masked as an HTML comment, so that mistletoe treats it
     as one block across blank lines; the second keeps the wrappers' insides for their own parse.
+    ``lines``: those lines made elsewhere, before the replacements of front matter and wrappers
+    (a text without NUL or BOM; e.g. :class:`adachunk.detect._md_top.LazyLines`).
     """
     text = lm.text
-    lines = lm.take_lines()  # the LineMap's own split, when the text needs no replacement
-    if lines is None or "\0" in text or text.startswith("\ufeff"):
-        lines = _replaced_lines(lm)
+    if lines is None:
+        lines = lm.take_lines()  # the LineMap's own split, when the text needs no replacement
+        if lines is None or "\0" in text or text.startswith("\ufeff"):
+            lines = _replaced_lines(lm)
     for i in range(lo):
         lines[i] = "\n"
-    plain = list(lines) if wrappers else lines
+    plain = lines.copy() if wrappers else lines
     for open_, (close, _inside) in wrappers.items():
         lines[open_] = " " * (lm.content_start(open_) - lm.starts[open_]) + "<!--\n"
         for i in range(open_ + 1, close):

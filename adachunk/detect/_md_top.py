@@ -24,6 +24,7 @@ from .._jit import compiled, numba_loaded
 from . import _md_fast as mf
 from . import _md_kernel as K
 from . import _md_lines as L
+from . import _md_offsets as mo
 from ._units_fast import codes_of
 
 # the kernel's label codes, in order
@@ -39,6 +40,44 @@ JIT_MIN_CHARS = 500_000
 def wanted(n: int) -> bool:
     """Whether a text of ``n`` code points should be read by the compiled loops."""
     return n >= MIN_CHARS and (numba_loaded() or n >= JIT_MIN_CHARS)
+
+
+class LazyLines(list):
+    """mistletoe's lines of a text (each with its ``\\n``), each made on first access.
+
+    A list, so that mistletoe's ``FileWrapper`` keeps it as it is; its items are None until
+    read. Indexing, slicing (a plain list of the lines) and iterating give the lines themselves;
+    :meth:`copy` and :meth:`view` share what was made so far. For texts without NUL or a BOM
+    (whose lines mistletoe reads with replacements).
+    """
+
+    def __init__(self, text: str, starts: list[int], ends: list[int], lo: int = 0,
+                 items: list | None = None):
+        super().__init__([None] * (len(starts) - lo) if items is None else items)
+        self._text, self._starts, self._ends, self._lo = text, starts, ends, lo
+
+    def __getitem__(self, i):
+        if type(i) is slice:
+            return [self[k] for k in range(*i.indices(len(self)))]
+        line = list.__getitem__(self, i)
+        if line is None:
+            j = (i if i >= 0 else i + len(self)) + self._lo
+            line = self._text[self._starts[j] : self._ends[j]] + "\n"
+            list.__setitem__(self, i, line)
+        return line
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def copy(self) -> "LazyLines":
+        """A copy that makes its lines on its own (items set so far are kept)."""
+        return LazyLines(self._text, self._starts, self._ends, self._lo,
+                         list.__getitem__(self, slice(None)))
+
+    def view(self, lo: int, hi: int) -> "LazyLines":
+        """Lines ``[lo, hi)`` as a list of their own (what ``lines[lo:hi]`` would be)."""
+        return LazyLines(self._text, self._starts, self._ends, self._lo + lo,
+                         list.__getitem__(self, slice(lo, hi)))
 
 
 class LineTable:
@@ -82,6 +121,15 @@ class LineTable:
         for i in lines:
             self.bits[i] |= L.FORCED
 
+    def mistletoe_lines(self, lm: mo.LineMap, lo: int, wrappers: dict) -> tuple[list[str], list[str]]:
+        """:func:`adachunk.detect._md_offsets.mistletoe_lines`, each line made when mistletoe
+        first reads it (:class:`LazyLines`): mistletoe reads only the lines of the blocks the
+        compiled reader leaves to it."""
+        text = lm.text
+        if "\0" in text or text.startswith("\ufeff"):  # replaced characters: made at once
+            return mo.mistletoe_lines(lm, lo, wrappers)
+        return mo.mistletoe_lines(lm, lo, wrappers, LazyLines(text, lm.starts, lm.ends))
+
     def read_top(self, walker: Any, lines: list[str], lo: int, hi: int) -> None:
         """``walk_top(walker, tokenize_top(lines, lo, hi), hi)``: the same rows in ``walker.out``.
 
@@ -102,6 +150,13 @@ class LineTable:
             pos, k = advance(*args, np.int64(pos), np.int64(hi), rows, np.int64(k))
             if pos >= hi:
                 break
+            wrap = walker.wrappers.get(pos) if safe[pos] & L.FORCED else None
+            if wrap is not None and wrap[0] < hi:
+                # mistletoe reads the masked wrapper (an HTML comment) to its closing line,
+                # and the walk makes it one block: what _html does with that block
+                walker._html(pos, wrap[0], (), 0, 0)
+                pos = wrap[0] + 1
+                continue
             # a safe line opens a paragraph: what probing every token type there finds too
             pos = mf.step(reader, pos, None if safe[pos] & L.SAFE else lines[pos])
             for entry in buf:  # the next block starts after blank lines only (module docstring)

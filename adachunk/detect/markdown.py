@@ -235,7 +235,8 @@ def parse_block_rows(text: str, engine: Engine = "auto") -> list[mo.Row]:
     wrappers = mo.find_wrappers(lm, lo)
     if table is not None:
         table.force(wrappers)
-    walker = _Walker(lm, mo.mistletoe_lines(lm, lo, wrappers), wrappers, engine, table)
+    lines = mo.mistletoe_lines(lm, lo, wrappers) if table is None else table.mistletoe_lines(lm, lo, wrappers)
+    walker = _Walker(lm, lines, wrappers, engine, table)
     deep = mo.deep_lines(lm, lo, MAX_DEPTH)
     if not deep:
         try:
