@@ -27,11 +27,18 @@ If mistletoe fails (a 10,000-deep nested list exhausts the recursion limit), the
 re-parsed piece by piece and only the failing pieces fall back to a line-based scan.
 
 Engines: ``mistletoe`` runs mistletoe's block tokenizer for every block (the reference).
-``auto`` (the default) runs :func:`adachunk.detect._md_fast.tokenize_top` for the top level of
-the document and of each wrapper: mistletoe's own loop, in which plain paragraphs, ATX headings,
-one-line HTML blocks and lists of one-paragraph plain items are read from a bulk line
-classification, and every other block by mistletoe's readers at the same position. Both give
-the same spans (``tests/test_md_fast_parity.py``).
+``auto`` (the default) reads the top level of the document and of each wrapper itself, and
+every other block with mistletoe's readers at the same position:
+
+* a text of 1,000 code points or more, once Numba is loaded (or from 500,000), by compiled
+  loops (:mod:`adachunk.detect._md_top`): a line table made in one pass over the code points,
+  and a block reader for paragraphs of safe lines, ATX headings, one-line comments, lists of
+  one-paragraph items, fenced code and GFM tables (``tests/test_md_compiled_parity.py``);
+* any other text by :func:`adachunk.detect._md_fast.tokenize_top`: mistletoe's own loop, in
+  which plain paragraphs, ATX headings, one-line HTML blocks and lists of one-paragraph plain
+  items are read from a bulk line classification (``tests/test_md_fast_parity.py``).
+
+All give the same spans.
 """
 
 from __future__ import annotations
@@ -302,10 +309,11 @@ class MarkdownBlockDetector(Detector):
         )
         engine: Engine = Field(
             default="auto",
-            description="Block parser: 'auto' reads plain paragraphs, ATX headings, one-line "
-            "HTML blocks and lists of plain items at the top level itself and hands every other "
-            "block to mistletoe; 'mistletoe' parses everything with mistletoe (the reference). "
-            "Both give the same blocks; 'auto' is faster.",
+            description="Block parser: 'auto' reads the common top-level blocks itself "
+            "(paragraphs, ATX headings, one-line comments, simple lists, fenced code and tables; "
+            "by compiled loops on long texts) and hands every other block to mistletoe; "
+            "'mistletoe' parses everything with mistletoe (the reference). Both give the same "
+            "blocks; 'auto' is faster.",
         )
 
     def _blocks(self, ctx: DetectContext) -> list[mo.Row]:
