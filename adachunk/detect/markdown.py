@@ -30,7 +30,7 @@ Engines: ``mistletoe`` runs mistletoe's block tokenizer for every block (the ref
 ``auto`` (the default) reads the top level of the document and of each wrapper itself, and
 every other block with mistletoe's readers at the same position:
 
-* a text of 1,000 code points or more, once Numba is loaded (or from 500,000), by compiled
+* a text of 2,000 code points or more, once Numba is loaded (or from 500,000), by compiled
   loops (:mod:`adachunk.detect._md_top`): a line table made in one pass over the code points,
   and a block reader for paragraphs of safe lines, ATX headings, one-line comments, lists of
   one-paragraph items, fenced code and GFM tables (``tests/test_md_compiled_parity.py``);
