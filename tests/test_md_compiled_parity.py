@@ -16,6 +16,8 @@ plain Python, their own twins):
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -41,8 +43,8 @@ def compiled_top(request, monkeypatch):
     jit = request.param == "jit"
     real = _md_top.LineTable.__init__
 
-    def init(self, text, _jit=True):
-        real(self, text, jit)
+    def init(self, text, _jit=True, deep=100):
+        real(self, text, jit, deep)
 
     monkeypatch.setattr(_md_top, "wanted", lambda n: True)
     monkeypatch.setattr(_md_top.LineTable, "__init__", init)
@@ -171,7 +173,7 @@ LINES = st.lists(st.sampled_from([
 
 
 def _table(text: str, jit: bool) -> _md_top.LineTable:
-    return _md_top.LineTable(text, jit=jit)
+    return _md_top.LineTable(text, jit=jit, deep=3)
 
 
 @settings(max_examples=300, deadline=None)
@@ -195,6 +197,12 @@ def test_line_table_is_linemap_and_the_python_tests(lines, eol, tail, bom, jit):
         comment = bool(mf._HTML_OPEN.match(line)) and line.lstrip(" ").startswith("<!--") \
             and "-->" in line
         assert bool(b & L.COMMENT) == comment, line
+        original = text[table.starts[i]:table.ends[i]]
+        assert bool(b & L.CLOSE_TAG) == ("</" in original), line
+        if mo._after_terminator(mo._WRAP_SCAN, re.IGNORECASE)[2].match(original):
+            assert b & L.WRAP_SCAN, line  # a superset: the regex confirms each candidate
+        deep = re.compile(mo._DEEP_CANDIDATE % 3).match(original) is not None
+        assert bool(b & L.DEEP) == deep, line
         opened = line.lstrip(" ")
         assert bool(b & L.OPEN_COMMENT) == (len(line) - len(opened) <= 3
                                             and opened.startswith("<!--")), line
@@ -371,3 +379,31 @@ def test_mistletoe_lines_lazy_and_eager_agree():
         eager = mo.mistletoe_lines(mo.LineMap(text), lo, wrappers)
         lazy = mo.mistletoe_lines(lm, lo, wrappers, _md_top.LazyLines(text, lm.starts, lm.ends))
         assert [list(x) for x in lazy] == [list(x) for x in eager], text
+
+
+def test_the_case_letters_of_the_wrapper_scan():
+    """WRAP_SCAN's candidates after "<": every code point re's IGNORECASE matches t or f with."""
+    pattern = re.compile("[tf]", re.IGNORECASE)
+    found = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000 and pattern.match(chr(c))]
+    assert found == [ord(c) for c in "FTft"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(markdown(), st.booleans())
+def test_prescans_from_the_line_table_are_the_regex_scans(text, jit):
+    table = _md_top.LineTable(text, jit=jit, deep=3)
+    lm = mo.LineMap(text)
+    for lo in (0, len(lm) // 2):
+        cands = (table.lines_with(L.CLOSE_TAG), table.lines_with(L.WRAP_SCAN))
+        assert mo.find_wrappers(lm, lo, cands) == mo.find_wrappers(lm, lo)
+        assert mo.deep_lines(lm, lo, 3, table.lines_with(L.DEEP)) == mo.deep_lines(lm, lo, 3)
+
+
+@pytest.mark.parametrize("text", ["<Table>\n| a |\n</table\n  >\n\n<figure>\nx\n</FIGURE ></b></table>\n",
+                                  "```\n<table>\n```\n<Table>\ny\n</Table>\n", "- " * 60 + "x\n"])
+def test_prescans_on_edge_cases(text):
+    table = _md_top.LineTable(text, deep=3)
+    lm = mo.LineMap(text)
+    cands = (table.lines_with(L.CLOSE_TAG), table.lines_with(L.WRAP_SCAN))
+    assert mo.find_wrappers(lm, 0, cands) == mo.find_wrappers(lm, 0)
+    assert mo.deep_lines(lm, 0, 3, table.lines_with(L.DEEP)) == mo.deep_lines(lm, 0, 3)

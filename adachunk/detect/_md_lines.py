@@ -35,6 +35,10 @@ CSAFE = 256  # safe from its first character that is not a space on (a continuat
 MSAFE = 512  # a list marker (``marker`` > 0) whose content is safe
 THEMATIC = 1024  # ThematicBreak.start(line)
 OPEN_COMMENT = 2048  # at most three spaces, then "<!--" (Html.start's kind 2)
+# candidates for the pre-scans of _md_offsets (each a superset, confirmed there by its regex)
+CLOSE_TAG = 4096  # "</" in line: _WRAP_CLOSE_ANY can start here
+WRAP_SCAN = 8192  # " {0,3}" then "```", "~~~", or "<" and t, T, f or F: _WRAP_SCAN can match
+DEEP = 16384  # the line opens with at least ``deep`` characters of _DEEP_CANDIDATE's class
 
 NL, CR, SP, HASH, LT, BANG, DASH = 10, 13, 32, 35, 60, 33, 45
 
@@ -171,7 +175,14 @@ def _count_lines(codes):
     return lines
 
 
-def _line_bits(codes, f, s, bom):
+def _deep_class(c):
+    """Whether ``c`` is in ``_md_offsets._DEEP_CANDIDATE``'s class: space, tab, ``>*+-``,
+    an ASCII digit, ``.`` or ``)``."""
+    return (c == 32 or c == 9 or c == 62 or c == 42 or c == 43 or c == 45 or (48 <= c <= 57)
+            or c == 46 or c == 41)
+
+
+def _line_bits(codes, f, s, bom, deep):
     """``(end, bits, atx level, pipes, marker content, marker leader end)`` of the line that
     starts at ``s`` (offsets relative to ``s``; see :func:`line_table`).
 
@@ -182,12 +193,15 @@ def _line_bits(codes, f, s, bom):
     e = s
     visible = -1  # first character that is not whitespace (mistletoe's reading)
     pipes = 0
+    close_tag = False
     while e < n:
         c = codes[e]
         if c == NL or c == CR:
             break
         if c == 124:
             pipes += 1
+        elif c == LT and e + 1 < n and codes[e + 1] == 47:
+            close_tag = True
         if visible < 0 and not (c == SP or (e == 0 and bom)) and not _space(f, c):
             visible = e
         e += 1
@@ -198,6 +212,20 @@ def _line_bits(codes, f, s, bom):
     first = _at(codes, i, bom) if i < e else NL
     pipe = pipes > 0
     bits = PIPE if pipe else 0
+    if close_tag:
+        bits |= CLOSE_TAG
+    if first == LT and i + 1 < e:
+        d = codes[i + 1]
+        if d == 116 or d == 84 or d == 102 or d == 70:  # (?i)[tf]: no other code point
+            bits |= WRAP_SCAN
+    elif (first == 96 or first == 126) and i + 2 < e and codes[i + 1] == first \
+            and codes[i + 2] == first:
+        bits |= WRAP_SCAN
+    k = s
+    while k < e and k - s < deep and _deep_class(codes[k]):
+        k += 1
+    if k - s >= deep:
+        bits |= DEEP
     if visible < 0:
         bits |= MBLANK
         if not (bom and s == 0 and e > 0):  # the BOM itself is not whitespace
@@ -238,7 +266,7 @@ def _line_bits(codes, f, s, bom):
     return e, bits, level, pipes, (content - s if content > 0 else -1), lead - s
 
 
-def line_table(codes, f, bom):
+def line_table(codes, f, bom, deep):
     """Every line's ``(starts, ends, bits, atx levels, pipes, markers, leads)``.
 
     ``pipes``: how many ``|`` the line holds. ``markers``: where a list marker's content
@@ -249,6 +277,7 @@ def line_table(codes, f, bom):
         codes: the text's code points.
         f: the property table (``str.isspace`` in bit 1).
         bom: whether the text opens with U+FEFF (mistletoe reads a space there).
+        deep: the run of container-marker characters that makes a line :data:`DEEP`.
     """
     m = _count_lines(codes)
     n = codes.shape[0]
@@ -261,7 +290,7 @@ def line_table(codes, f, bom):
     leads = np.empty(m, np.int8)
     s = 0
     for k in range(m):
-        e, b, lv, pp, mk, ld = _line_bits(codes, f, s, bom)
+        e, b, lv, pp, mk, ld = _line_bits(codes, f, s, bom, deep)
         starts[k] = s
         ends[k] = e
         bits[k] = b
@@ -276,4 +305,4 @@ def line_table(codes, f, bom):
 
 
 HELPERS = (_space, _opens_block, _atx_level, _run_then_other, _safe_opening, _safe_at, _marker,
-           _at, _count_lines, _line_bits)
+           _at, _count_lines, _deep_class, _line_bits)

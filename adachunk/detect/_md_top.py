@@ -84,6 +84,9 @@ class LazyLines(list):
 class LineTable:
     """The compiled line table of one text (:func:`adachunk.detect._md_lines.line_table`).
 
+    ``deep``: the run of container-marker characters that makes a line a candidate for
+    :func:`adachunk.detect._md_offsets.deep_lines`.
+
     Attributes:
         codes: the text's code points.
         flags: the property table the loops read (``str.isspace`` in bit 1).
@@ -98,14 +101,15 @@ class LineTable:
         leads: where that marker's leader ends.
     """
 
-    def __init__(self, text: str, jit: bool = True):
+    def __init__(self, text: str, jit: bool = True, deep: int = 100):
         from . import _units_fast_tables as T
 
         self.jit = jit
         self.codes = codes_of(text)
         self.flags = T.flags_for(self.codes)
         self.bom = text.startswith("\ufeff")
-        table = self._loop(L.line_table, L.HELPERS)(self.codes, self.flags, self.bom)
+        table = self._loop(L.line_table, L.HELPERS)(self.codes, self.flags, self.bom,
+                                                   np.int64(deep))
         (self.starts, self.ends, self.bits, self.levels, self.pipes, self.markers,
          self.leads) = table
 
@@ -116,6 +120,10 @@ class LineTable:
         """``LineMap``'s starts, ends and blank flags, as lists."""
         blank = (self.bits & L.LBLANK) != 0
         return self.starts.tolist(), self.ends.tolist(), blank.tolist()
+
+    def lines_with(self, bit: int) -> list[int]:
+        """The lines whose bits hold ``bit``, in order."""
+        return np.flatnonzero(self.bits & bit).tolist()
 
     def force(self, lines: Any) -> None:
         """Mark ``lines`` (HTML wrappers' opening lines) as read by mistletoe."""

@@ -55,7 +55,7 @@ from pydantic import Field
 from ..analysis import MARKDOWN_BLOCKS, MARKDOWN_ROWS
 from ..registry import detectors
 from ..types import SpanArrays, Structure
-from . import _md_fast, _md_top
+from . import _md_fast, _md_lines, _md_top
 from . import _md_mistletoe as mm
 from . import _md_offsets as mo
 from ._md_mistletoe import bt
@@ -231,7 +231,9 @@ def parse_block_rows(text: str, engine: Engine = "auto") -> list[mo.Row]:
     Structure per block."""
     if engine not in ENGINES:
         raise ValueError(f"unknown Markdown engine {engine!r}: use one of {', '.join(ENGINES)}")
-    table = _md_top.LineTable(text) if engine == "auto" and _md_top.wanted(len(text)) else None
+    table = None
+    if engine == "auto" and _md_top.wanted(len(text)):
+        table = _md_top.LineTable(text, deep=MAX_DEPTH)
     lm = mo.LineMap(text) if table is None else mo.LineMap.from_table(text, *table.line_map_fields())
     out: list[mo.Row] = []
     lo = 0
@@ -239,12 +241,15 @@ def parse_block_rows(text: str, engine: Engine = "auto") -> list[mo.Row]:
     if fm >= 0:
         out.append(lm.span("front_matter", 0, fm))
         lo = fm + 1
-    wrappers = mo.find_wrappers(lm, lo)
-    if table is not None:
+    if table is None:
+        wrappers = mo.find_wrappers(lm, lo)
+    else:  # the line table knows the only lines the pre-scans' regexes can match
+        wrappers = mo.find_wrappers(lm, lo, (table.lines_with(_md_lines.CLOSE_TAG),
+                                             table.lines_with(_md_lines.WRAP_SCAN)))
         table.force(wrappers)
     lines = mo.mistletoe_lines(lm, lo, wrappers) if table is None else table.mistletoe_lines(lm, lo, wrappers)
     walker = _Walker(lm, lines, wrappers, engine, table)
-    deep = mo.deep_lines(lm, lo, MAX_DEPTH)
+    deep = mo.deep_lines(lm, lo, MAX_DEPTH, None if table is None else table.lines_with(_md_lines.DEEP))
     if not deep:
         try:
             walker.run(lo, len(lm))
