@@ -317,7 +317,6 @@ def find_wrappers(lm: LineMap, first_line: int = 0,
     text = lm.text
     if first_line >= len(lm):
         return {}
-    begin = lm.starts[first_line]
     closes: dict[str, list[int]] = {"table": [], "figure": []}
     for line, m in _close_tags(lm, first_line, None if candidates is None else candidates[0]):
         bucket = closes[m.group(1).lower()]
