@@ -58,6 +58,8 @@ _PIECES = [
     "(in EUR million)", "Amounts in thousands of USD", "Source: annual report", "Note: unaudited",
     "| a | b |\n|---|---|\n| 1 | 2 |", "```\ncode block\n```", "<div>html</div>", "---",
     "   \n", " \t", "line\r\nbreak", "line\u2028sep", "\x0cform feed", "para\x85next", "  indented text",
+    "\\* escaped star note", "\\- escaped dash", "[link] text", "(x) text", "<b>x</b> text", "[", "(",
+    "<", "\\", "(¹)", "<sup>",
 ]
 
 
