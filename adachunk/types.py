@@ -188,6 +188,10 @@ class Memo:
             self._cache[key] = compute()
         return self._cache[key]
 
+    def forget(self, key: Any) -> None:
+        """Drop what is cached under ``key`` (nothing when there is none)."""
+        self._cache.pop(key, None)
+
 
 SpanArrays = tuple[np.ndarray, np.ndarray]
 

@@ -43,8 +43,8 @@ def compiled_top(request, monkeypatch):
     jit = request.param == "jit"
     real = _md_top.LineTable.__init__
 
-    def init(self, text, _jit=True, deep=100):
-        real(self, text, jit, deep)
+    def init(self, text, _jit=True, deep=100, memo=None):
+        real(self, text, jit, deep, memo)
 
     monkeypatch.setattr(_md_top, "wanted", lambda n: True)
     monkeypatch.setattr(_md_top.LineTable, "__init__", init)
@@ -407,3 +407,20 @@ def test_prescans_on_edge_cases(text):
     cands = (table.lines_with(L.CLOSE_TAG), table.lines_with(L.WRAP_SCAN))
     assert mo.find_wrappers(lm, 0, cands) == mo.find_wrappers(lm, 0)
     assert mo.deep_lines(lm, 0, 3, table.lines_with(L.DEEP)) == mo.deep_lines(lm, 0, 3)
+
+
+def test_one_detection_makes_the_code_points_once_and_forgets_them(monkeypatch):
+    """The Markdown line table and the text-unit scan share one code-point array per detection."""
+    import adachunk
+    from adachunk.analysis import CODE_POINTS, analysis_of
+    from adachunk.detect import _units_fast
+
+    monkeypatch.setattr(_md_top, "wanted", lambda n: True)
+    monkeypatch.setattr(_units_fast, "wanted", lambda n: True)
+    made, real = [], _units_fast.codes_of
+    monkeypatch.setattr(_units_fast, "codes_of", lambda t: made.append(len(t)) or real(t))
+    text = "".join(f"# Part {i}\n\nSome text of part {i}, long enough.\n\n- a\n- b\n\n" for i in range(300))
+    doc = adachunk.Document(id="x", text=text)
+    chunks = adachunk.chunk_document(doc, adachunk.load_profile("default")).chunks
+    assert len(chunks) > 1 and made == [len(text)]
+    assert CODE_POINTS not in analysis_of(doc)._cache

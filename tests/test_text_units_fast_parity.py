@@ -146,7 +146,7 @@ def _detect_all(text: str, fast: bool, monkeypatch) -> tuple[list, dict]:
     monkeypatch.setattr(_units_fast, "wanted", lambda n: fast and n > 0)
     calls = []
     real = _units_fast.scan
-    monkeypatch.setattr(_units_fast, "scan", lambda t: calls.append(1) or real(t))
+    monkeypatch.setattr(_units_fast, "scan", lambda t, **kw: calls.append(1) or real(t, **kw))
     dets = [SentenceDetector(SentenceDetector.Params(), name="sentence"),
             SentenceDetector(SentenceDetector.Params(extra_abbreviations=["Cl."]), name="sentence"),
             WordDetector(WordDetector.Params(), name="word"),

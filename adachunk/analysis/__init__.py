@@ -36,6 +36,10 @@ from .store import current_store
 
 MARKDOWN_BLOCKS = ("markdown.blocks",)
 MARKDOWN_ROWS = ("markdown.block_rows",)
+# The text's code points and their property table, shared by the compiled passes of one
+# detection (the Markdown line table, the text-unit scan) and forgotten after it: four bytes a
+# character, not worth keeping for the document's lifetime.
+CODE_POINTS = ("text.code_points",)
 
 
 class DocumentAnalysis(Memo):
@@ -125,7 +129,7 @@ class DocumentAnalysis(Memo):
         def compute() -> list[tuple[int, int, str, int]]:
             from ..detect.markdown import parse_block_rows
 
-            return parse_block_rows(self.text)
+            return parse_block_rows(self.text, memo=self.memo)
 
         def load(d) -> list[tuple[int, int, str, int]]:
             return list(zip(d["starts"].tolist(), d["ends"].tolist(), d["labels"].tolist(), d["levels"].tolist()))
@@ -223,4 +227,4 @@ def shared_memo(doc: Document | None) -> Callable[[Any, Callable[[], Any]], Any]
     return analysis_of(doc).memo if doc is not None else None
 
 
-__all__ = ["DocumentAnalysis", "analysis_of", "shared_memo", "detector_key", "document_key", "MARKDOWN_BLOCKS"]
+__all__ = ["DocumentAnalysis", "analysis_of", "shared_memo", "detector_key", "document_key", "MARKDOWN_BLOCKS", "CODE_POINTS"]

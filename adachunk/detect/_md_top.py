@@ -25,7 +25,7 @@ from . import _md_fast as mf
 from . import _md_kernel as K
 from . import _md_lines as L
 from . import _md_offsets as mo
-from ._units_fast import codes_of
+from ._units_fast import code_points
 
 # the kernel's label codes, in order
 LABELS = ("paragraph", "heading", "html_block", "list", "list_item", "code", "table", "table_row",
@@ -85,7 +85,8 @@ class LineTable:
     """The compiled line table of one text (:func:`adachunk.detect._md_lines.line_table`).
 
     ``deep``: the run of container-marker characters that makes a line a candidate for
-    :func:`adachunk.detect._md_offsets.deep_lines`.
+    :func:`adachunk.detect._md_offsets.deep_lines`. ``memo``: the document's memo, to share the
+    code points with the text-unit scan (:func:`adachunk.detect._units_fast.code_points`).
 
     Attributes:
         codes: the text's code points.
@@ -101,12 +102,9 @@ class LineTable:
         leads: where that marker's leader ends.
     """
 
-    def __init__(self, text: str, jit: bool = True, deep: int = 100):
-        from . import _units_fast_tables as T
-
+    def __init__(self, text: str, jit: bool = True, deep: int = 100, memo=None):
         self.jit = jit
-        self.codes = codes_of(text)
-        self.flags = T.flags_for(self.codes)
+        self.codes, self.flags = code_points(text, memo)
         self.bom = text.startswith("\ufeff")
         table = self._loop(L.line_table, L.HELPERS)(self.codes, self.flags, self.bom,
                                                    np.int64(deep))

@@ -111,14 +111,25 @@ def codes_of(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
-def scan(text: str, view_from: int = MAPPED_CHARS) -> UnitScan:
+def code_points(text: str, memo=None) -> tuple[np.ndarray, np.ndarray]:
+    """``text``'s code points and the property table filled for them, made once per detection
+    when ``memo`` (a document's memo) is given (:data:`adachunk.analysis.CODE_POINTS`)."""
+    if memo is None:
+        codes = codes_of(text)
+        return codes, T.flags_for(codes)
+    from ..analysis import CODE_POINTS
+
+    return memo(CODE_POINTS, lambda: code_points(text))
+
+
+def scan(text: str, view_from: int = MAPPED_CHARS, memo=None) -> UnitScan:
     """Words, line breaks and sentence pieces of ``text`` in one compiled pass.
 
     ``view_from``: the length from which the word arrays stay views of the scan's own arrays
     (the same values; see :data:`~adachunk.detect._units_fast_kernel.MAPPED_CHARS`).
+    ``memo``: the document's memo, to share the code points (:func:`code_points`).
     """
-    codes = codes_of(text)
-    flags = T.flags_for(codes)
+    codes, flags = code_points(text, memo)
     kernel = compiled(fused_scan, helpers=HELPERS)
     out = kernel(codes, flags, *T.word_tables(), np.int64(view_from))
     (ws, we, ls, le, cuts, cnx, cpv, tends, tcut, tks, tke, tnx, tpv, end_prev, ss, se) = out

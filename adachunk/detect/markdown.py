@@ -218,7 +218,7 @@ def as_structures(rows: list[mo.Row]) -> list[Structure]:
 def shared_rows(ctx: Any) -> list[mo.Row]:
     """The document's parse as rows, made once per document for every consumer of ``ctx``
     (a detection or metric context, or a document analysis)."""
-    return ctx.memo(ROWS_KEY, lambda: parse_block_rows(ctx.text))
+    return ctx.memo(ROWS_KEY, lambda: parse_block_rows(ctx.text, memo=ctx.memo))
 
 
 def shared_blocks(ctx: Any) -> list[Structure]:
@@ -226,14 +226,15 @@ def shared_blocks(ctx: Any) -> list[Structure]:
     return ctx.memo(BLOCKS_KEY, lambda: as_structures(shared_rows(ctx)))
 
 
-def parse_block_rows(text: str, engine: Engine = "auto") -> list[mo.Row]:
+def parse_block_rows(text: str, engine: Engine = "auto", memo=None) -> list[mo.Row]:
     """:func:`parse_blocks` as ``(start, end, label, level)`` tuples (same order), without a
-    Structure per block."""
+    Structure per block. ``memo``: the document's memo (the compiled reader shares the code
+    points there)."""
     if engine not in ENGINES:
         raise ValueError(f"unknown Markdown engine {engine!r}: use one of {', '.join(ENGINES)}")
     table = None
     if engine == "auto" and _md_top.wanted(len(text)):
-        table = _md_top.LineTable(text, deep=MAX_DEPTH)
+        table = _md_top.LineTable(text, deep=MAX_DEPTH, memo=memo)
     lm = mo.LineMap(text) if table is None else mo.LineMap.from_table(text, *table.line_map_fields())
     out: list[mo.Row] = []
     lo = 0

@@ -407,4 +407,4 @@ def unit_scan(ctx: DetectContext):
 
     if not _units_fast.wanted(len(ctx.text)):
         return None
-    return ctx.memo(_units_fast.SCAN_KEY, lambda: _units_fast.scan(ctx.text))
+    return ctx.memo(_units_fast.SCAN_KEY, lambda: _units_fast.scan(ctx.text, memo=ctx.memo))

@@ -17,7 +17,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from .. import _gcpause
-from ..analysis import analysis_of
+from ..analysis import CODE_POINTS, analysis_of
 from ..cost import punishments
 from ..cost.lattice import CostCache, breakdown, build_costs
 from ..detect.base import DetectContext
@@ -37,7 +37,10 @@ def detect_all(policy: Policy, ctx: DetectContext) -> dict[str, SpanArrays]:
     per document, or is loaded from the analysis store); a bare text is detected here.
     """
     if ctx.doc is not None:
-        return analysis_of(ctx.doc).structures(policy.detectors, ctx)
+        analysis = analysis_of(ctx.doc)
+        found = analysis.structures(policy.detectors, ctx)
+        analysis.forget(CODE_POINTS)  # shared by this detection's compiled passes only
+        return found
     return {label: span_arrays(det.detect_arrays(ctx)) for label, det in policy.detectors.items()}
 
 
