@@ -34,7 +34,8 @@ from adachunk.detect import _md_top
 from adachunk.detect import markdown as md
 from adachunk.detect.markdown import parse_blocks
 
-from .test_md_fast_parity import CASES, CLAIR, EXAMPLES, _clair_texts, _package_markdown, lists, markdown
+from .test_md_fast_parity import (CASES, CLAIR, EXAMPLES, _clair_texts, _package_markdown,
+                                  corpora_texts, lists, markdown)
 
 
 @pytest.fixture(params=["jit", "python"])
@@ -43,11 +44,12 @@ def compiled_top(request, monkeypatch):
     jit = request.param == "jit"
     real = _md_top.LineTable.__init__
 
-    def init(self, text, _jit=True, deep=100, memo=None):
-        real(self, text, jit, deep, memo)
+    def init(self, text, _jit=True, deep=100, memo=None, made=None):
+        real(self, text, jit, deep, memo, made)
 
     monkeypatch.setattr(_md_top, "wanted", lambda n: True)
     monkeypatch.setattr(_md_top.LineTable, "__init__", init)
+    monkeypatch.setattr(_md_top, "_LOOPS", [])  # decided anew, with this fixture's tables
     return request.param
 
 
@@ -65,7 +67,7 @@ def test_the_compiled_path_is_taken(compiled_top, monkeypatch):
     monkeypatch.setattr(_md_top.LineTable, "read_top",
                         lambda self, *a: used.append(1) or real(self, *a))
     assert_same_blocks("# H\n\npara\n\n- a\n- b\n")
-    assert used
+    assert used and _md_top.loops() is not None
 
 
 # ------------------------------------------------------------------------- corpora
@@ -98,10 +100,6 @@ DEFERRED_KINDS = {"Html", "Quote", "List", "Paragraph", "GfmTable", "BlockCode",
 
 def test_deferred_kinds_on_the_corpora(monkeypatch):
     monkeypatch.setattr(_md_top, "wanted", lambda n: True)
-    texts = [p.read_text(encoding="utf-8") for p in EXAMPLES if p.suffix == ".md"]
-    texts += [t for _, t in _package_markdown(300_000)]
-    if CLAIR.is_dir():
-        texts += _clair_texts()
     seen, real = set(), mf.step
 
     def step(reader, pos, line=None):
@@ -111,7 +109,7 @@ def test_deferred_kinds_on_the_corpora(monkeypatch):
         return nxt
 
     monkeypatch.setattr(mf, "step", step)
-    for text in texts:
+    for text in corpora_texts():
         md.parse_block_rows(text)
     assert seen <= DEFERRED_KINDS, seen - DEFERRED_KINDS
 
@@ -170,6 +168,11 @@ LINES = st.lists(st.sampled_from([
     "<!-- c", "<!-->", "  <!-- x -->", "<div>", "a | b", "|", "\u3000x", "\u00a0", "x\u00a0",
     "\u2028", "\x0b", "\x1c", "\0", "标题", "😀 x", "1.\u00a0b", "-\u00a0c", "\\* x", "[l]: /u",
 ]), min_size=1, max_size=12)
+
+
+def _kernel(fn, jit: bool):
+    """A helper of the block reader, compiled or as plain Python."""
+    return compiled(fn, helpers=K.HELPERS) if jit else fn
 
 
 def _table(text: str, jit: bool) -> _md_top.LineTable:
@@ -270,7 +273,7 @@ def test_kernel_lists_are_mistletoes(text, jit):
     lm = mo.LineMap(text)
     lines, _ = mo.mistletoe_lines(lm, 0, {})
     hi = len(lines)
-    read = compiled(K._read_list, helpers=K.HELPERS) if jit else K._read_list
+    read = _kernel(K._read_list, jit)
     for pos in range(hi):
         b = int(table.bits[pos])
         if b & (L.SAFE | L.EMPTY | L.COMMENT) or table.levels[pos]:
@@ -308,8 +311,7 @@ FENCE_LINES = st.lists(st.sampled_from([
 def test_fence_tests_are_codefences(lines, jit):
     text = "\n".join(lines) + "\n"
     table = _table(text, jit)
-    fence_open = compiled(K._fence_open, helpers=K.HELPERS) if jit else K._fence_open
-    closes = compiled(K._fence_closes, helpers=K.HELPERS) if jit else K._fence_closes
+    fence_open, closes = _kernel(K._fence_open, jit), _kernel(K._fence_closes, jit)
     with mm.mistletoe_state():
         for i, line in enumerate(lines):
             s, e = table.starts[i], table.ends[i]
@@ -339,8 +341,7 @@ ROW_LINES = st.lists(st.sampled_from([
 def test_table_cell_counts_are_mistletoes(lines, jit):
     text = "\n".join(lines) + "\n"
     table = _table(text, jit)
-    header = compiled(K._header_cells, helpers=K.HELPERS) if jit else K._header_cells
-    delim = compiled(K._delimiter_cells, helpers=K.HELPERS) if jit else K._delimiter_cells
+    header, delim = _kernel(K._header_cells, jit), _kernel(K._delimiter_cells, jit)
     for i, line in enumerate(lines):
         s, e = table.starts[i], table.ends[i]
         args = (table.codes, table.flags, s, e)
@@ -424,3 +425,19 @@ def test_one_detection_makes_the_code_points_once_and_forgets_them(monkeypatch):
     chunks = adachunk.chunk_document(doc, adachunk.load_profile("default")).chunks
     assert len(chunks) > 1 and made == [len(text)]
     assert CODE_POINTS not in analysis_of(doc)._cache
+
+
+def test_loops_that_do_not_compile_leave_the_python_reader(monkeypatch, caplog):
+    """A Numba that cannot build the loops: the Python fast path reads every text (a failure
+    inside a parse would have sent the text to the line scan, with other blocks)."""
+    def broken(fn, helpers=()):
+        raise RuntimeError("no code generator here")
+
+    monkeypatch.setattr(_md_top, "_LOOPS", [])
+    monkeypatch.setattr(_md_top, "compiled", broken)
+    monkeypatch.setattr(_md_top, "numba_loaded", lambda: True)
+    text = "".join(f"# Part {i}\n\n- a\n- b\n\n| x |\n|---|\n\ntext {i}\n\n" for i in range(100))
+    with caplog.at_level("WARNING", logger="adachunk.detect"):
+        assert not _md_top.wanted(len(text))
+    assert "compiled Markdown reader is unavailable" in caplog.text
+    assert parse_blocks(text, "auto") == parse_blocks(text, "mistletoe")

@@ -146,12 +146,17 @@ def test_package_markdown_blocks_are_mistletoes():
         assert_same_blocks(text)
 
 
-def test_deferred_kinds_on_the_corpora():
+def corpora_texts() -> list[str]:
+    """The examples' Markdown, 300 KB of package Markdown and CLAIR when it is there."""
     texts = [p.read_text(encoding="utf-8") for p in EXAMPLES if p.suffix == ".md"]
     texts += [t for _, t in _package_markdown(300_000)]
     if CLAIR.is_dir():
         texts += _clair_texts()
-    seen = set().union(*(deferred_kinds(t) for t in texts))
+    return texts
+
+
+def test_deferred_kinds_on_the_corpora():
+    seen = set().union(*(deferred_kinds(t) for t in corpora_texts()))
     assert seen <= DEFERRED_KINDS, seen - DEFERRED_KINDS
 
 

@@ -235,74 +235,80 @@ def _blank_cell(codes, f, a, b):
     return _skip_space(codes, f, a, b) >= b
 
 
-def _header_cells(codes, f, s, e):
-    """``_n_cells(_PIPE.split(header.strip()))``: cells between unescaped pipes."""
+def _stripped(codes, f, s, e):
+    """``line.strip()`` of the line ``[s, e)`` as offsets ``(a, b)``."""
     a = _skip_space(codes, f, s, e)
     b = e
     while b > a and _space(f, codes[b - 1]):
         b -= 1
+    return a, b
+
+
+def _is_cut(codes, k, a, escaped):
+    """Whether ``codes[k]`` is a pipe that splits cells (``escaped``: not after a backslash,
+    as ``_PIPE`` = ``(?<!\\\\)\\|`` splits them; else every pipe, as ``str.split("|")``)."""
+    return codes[k] == BAR and not (escaped and k > a and codes[k - 1] == BSL)
+
+
+def _cells(codes, f, a, b, escaped):
+    """``_n_cells`` of ``codes[a:b]`` split on pipes: ``(cells, segments, first blank, last
+    blank)`` (GFM ignores a blank segment before the first pipe and after the last one)."""
     count = 0
     first_blank = False
-    seg = a
     last_blank = False
+    seg = a
     for k in range(a, b + 1):
-        if k == b or (codes[k] == BAR and (k == a or codes[k - 1] != BSL)):
+        if k == b or _is_cut(codes, k, a, escaped):
             blank = _blank_cell(codes, f, seg, k)
             if count == 0:
                 first_blank = blank
             last_blank = blank
             count += 1
             seg = k + 1
-    return count - (1 if first_blank else 0) - (1 if count > 1 and last_blank else 0)
+    cells = count - (1 if first_blank else 0) - (1 if count > 1 and last_blank else 0)
+    return cells, count, first_blank, last_blank
+
+
+def _header_cells(codes, f, s, e):
+    """``_n_cells(_PIPE.split(header.strip()))``: cells between unescaped pipes."""
+    a, b = _stripped(codes, f, s, e)
+    return _cells(codes, f, a, b, True)[0]
+
+
+def _delimiter_cell(codes, f, x, y):
+    """Whether ``codes[x:y]``, stripped, is ``:?-+:?`` (``_DELIMITER_CELL.fullmatch``)."""
+    x, y = _stripped(codes, f, x, y)
+    if x < y and codes[x] == COLON:
+        x += 1
+    if y > x and codes[y - 1] == COLON:
+        y -= 1
+    if x >= y:
+        return False
+    for q in range(x, y):
+        if codes[q] != DASH:
+            return False
+    return True
 
 
 def _delimiter_cells(codes, f, s, e):
     """``_is_delimiter_row(line)`` and ``_n_cells(line.strip().split("|"))``: the number of
     cells of a delimiter row, -1 when the line is none."""
-    a = _skip_space(codes, f, s, e)
-    b = e
-    while b > a and _space(f, codes[b - 1]):
-        b -= 1
-    count = 0
-    first_blank = False
-    last_blank = False
-    seg = a
-    for k in range(a, b + 1):
-        if k == b or codes[k] == BAR:
-            blank = _blank_cell(codes, f, seg, k)
-            if count == 0:
-                first_blank = blank
-            last_blank = blank
-            count += 1
-            seg = k + 1
-    # the cells between a blank first and a blank last one must each be :?-+:? once stripped
+    a, b = _stripped(codes, f, s, e)
+    cells, count, first_blank, last_blank = _cells(codes, f, a, b, False)
+    # the segments between a blank first and a blank last one must each be a delimiter cell
     lo = 1 if first_blank else 0
     hi = count - 1 if last_blank else count
-    if count == 1 and last_blank:
-        hi = count - 1
     if hi <= lo:
         return -1
     index = 0
     seg = a
     for k in range(a, b + 1):
         if k == b or codes[k] == BAR:
-            if lo <= index < hi:
-                x = _skip_space(codes, f, seg, k)
-                y = k
-                while y > x and _space(f, codes[y - 1]):
-                    y -= 1
-                if x < y and codes[x] == COLON:
-                    x += 1
-                if y > x and codes[y - 1] == COLON:
-                    y -= 1
-                if x >= y:
-                    return -1
-                for q in range(x, y):
-                    if codes[q] != DASH:
-                        return -1
+            if lo <= index < hi and not _delimiter_cell(codes, f, seg, k):
+                return -1
             index += 1
             seg = k + 1
-    return count - (1 if first_blank else 0) - (1 if count > 1 and last_blank else 0)
+    return cells
 
 
 def _table_end(codes, f, starts, ends, bits, levels, pos, hi):
@@ -354,7 +360,7 @@ def _table_rows(codes, f, starts, ends, bom, pos, end, rows, k):
         k += 1
         seg = start
         for q in range(start, e + 1):
-            if q == e or (codes[q] == BAR and (q == 0 or codes[q - 1] != BSL)):
+            if q == e or _is_cut(codes, q, 0, True):  # table_cells' _PIPE, which looks behind
                 a = _skip_space(codes, f, seg, q)
                 if a < q:
                     b = q
@@ -440,4 +446,5 @@ def advance(codes, f, starts, ends, bits, levels, pipes, markers, leads, bom, po
 
 HELPERS = (_space, _opening, _skip_space, _content_start, _last_nonblank, _same_type,
            _read_item, _read_list, _fence_open, _fence_closes, _read_fence, _blank_cell,
-           _header_cells, _delimiter_cells, _table_end, _table_rows)
+           _stripped, _is_cut, _cells, _header_cells, _delimiter_cell, _delimiter_cells,
+           _table_end, _table_rows)

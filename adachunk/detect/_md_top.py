@@ -16,6 +16,7 @@ block's line. ``tests/test_md_compiled_parity.py`` checks that the spans are mis
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import numpy as np
@@ -38,9 +39,33 @@ MIN_CHARS = 2_000
 JIT_MIN_CHARS = 500_000
 
 
+log = logging.getLogger("adachunk.detect")
+_LOOPS: list = []  # once decided: [(line_table, advance)] compiled, or [None] (they cannot be)
+
+
 def wanted(n: int) -> bool:
-    """Whether a text of ``n`` code points should be read by the compiled loops."""
-    return n >= MIN_CHARS and (numba_loaded() or n >= JIT_MIN_CHARS)
+    """Whether a text of ``n`` code points should be read by the compiled loops (compiling
+    them on the first such text; never where they do not compile)."""
+    return n >= MIN_CHARS and (numba_loaded() or n >= JIT_MIN_CHARS) and loops() is not None
+
+
+def loops():
+    """The compiled ``(line_table, advance)``, compiled and run once on a small text on first
+    use; None where Numba cannot compile them: the Python fast path then reads every text, with
+    the same blocks (a failure inside a parse would have sent the text to the line scan)."""
+    if not _LOOPS:
+        try:
+            line_table = compiled(L.line_table, helpers=L.HELPERS)
+            advance = compiled(K.advance, helpers=K.HELPERS)
+            table = LineTable("- a\n\n| b |\n|---|\n\n```\nc\n```\n", deep=100,
+                              made=(line_table, advance))
+            table.advance(0, len(table.starts), np.empty((16, 4), np.int64), 0)
+            _LOOPS.append((line_table, advance))
+        except Exception as exc:  # a Numba that cannot type or build them
+            log.warning("the compiled Markdown reader is unavailable (%s: %s); the Python one "
+                        "reads every text", type(exc).__name__, exc)
+            _LOOPS.append(None)
+    return _LOOPS[0]
 
 
 class LazyLines(list):
@@ -102,17 +127,22 @@ class LineTable:
         leads: where that marker's leader ends.
     """
 
-    def __init__(self, text: str, jit: bool = True, deep: int = 100, memo=None):
+    def __init__(self, text: str, jit: bool = True, deep: int = 100, memo=None,
+                 made: tuple | None = None):
         self.jit = jit
+        self._made = made  # the compiled loops while loops() makes them
         self.codes, self.flags = code_points(text, memo)
         self.bom = text.startswith("\ufeff")
-        table = self._loop(L.line_table, L.HELPERS)(self.codes, self.flags, self.bom,
+        table = self._loop(L.line_table, 0)(self.codes, self.flags, self.bom,
                                                    np.int64(deep))
         (self.starts, self.ends, self.bits, self.levels, self.pipes, self.markers,
          self.leads) = table
 
-    def _loop(self, fn, helpers):
-        return compiled(fn, helpers=helpers) if self.jit else fn
+    def _loop(self, fn, which: int):
+        """Loop ``which`` (0: the line table, 1: the block reader): compiled or plain Python."""
+        if not self.jit:
+            return fn
+        return (self._made or loops())[which]
 
     def line_map_fields(self) -> tuple[list[int], list[int], list[bool]]:
         """``LineMap``'s starts, ends and blank flags, as lists."""
@@ -137,6 +167,13 @@ class LineTable:
             return mo.mistletoe_lines(lm, lo, wrappers)
         return mo.mistletoe_lines(lm, lo, wrappers, LazyLines(text, lm.starts, lm.ends))
 
+    def advance(self, pos: int, hi: int, rows: np.ndarray, k: int) -> tuple[int, int]:
+        """:func:`adachunk.detect._md_kernel.advance` on this table: ``(the line where it
+        defers, or hi; rows written)``."""
+        return self._loop(K.advance, 1)(
+            self.codes, self.flags, self.starts, self.ends, self.bits, self.levels, self.pipes,
+            self.markers, self.leads, self.bom, np.int64(pos), np.int64(hi), rows, np.int64(k))
+
     def read_top(self, walker: Any, lines: list[str], lo: int, hi: int) -> None:
         """``walk_top(walker, tokenize_top(lines, lo, hi), hi)``: the same rows in ``walker.out``.
 
@@ -144,9 +181,6 @@ class LineTable:
         """
         if hi <= lo:
             return
-        advance = self._loop(K.advance, K.HELPERS)
-        args = (self.codes, self.flags, self.starts, self.ends, self.bits, self.levels,
-                self.pipes, self.markers, self.leads, self.bom)
         # rows: a list item makes three, a table row two and one more per pipe
         cap = 3 * (hi - lo) + int(self.pipes[lo:hi].sum()) + 1
         rows = np.empty((cap, 4), np.int64)
@@ -154,7 +188,7 @@ class LineTable:
         reader = mf._Reader(lines, lo, hi, buf)
         pos, k = lo, 0
         while True:
-            pos, k = advance(*args, np.int64(pos), np.int64(hi), rows, np.int64(k))
+            pos, k = self.advance(pos, hi, rows, k)
             if pos >= hi:
                 break
             wrap = walker.wrappers.get(pos) if safe[pos] & L.FORCED else None
