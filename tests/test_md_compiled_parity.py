@@ -128,6 +128,7 @@ CASES_MORE = {
     "comment after para": "para\n<!-- c -->\n\ntext\n",
     "bom list": "\ufeff- a\n- b\n",
     "bom digits": "\ufeff2024\ntext\n",
+    "mixed setext": "word\n-====\n\nmore\n=-=-\n\nlast\n-=x\n",
     "fences": "```\n# x\n````\n\n~~~py\nx\n~~~~ \n```a`b\n``` x\n```y\n    ```\n",
     "fence unclosed": "para\n\n```\ncode\n\n",
     "fence word close": "```\ncode\n```python\nafter\n",
@@ -167,6 +168,7 @@ LINES = st.lists(st.sampled_from([
     "===", "`x`", "```", "~x", "~~~", "# h", "#h", "####### h", "#", "> q", ">q", "<!-- c -->",
     "<!-- c", "<!-->", "  <!-- x -->", "<div>", "a | b", "|", "\u3000x", "\u00a0", "x\u00a0",
     "\u2028", "\x0b", "\x1c", "\0", "标题", "😀 x", "1.\u00a0b", "-\u00a0c", "\\* x", "[l]: /u",
+    "-====", "=-", "=-=x", "-=x", "==-- ", "--==\t", "*_*", "_-_", "+-+",
 ]), min_size=1, max_size=12)
 
 

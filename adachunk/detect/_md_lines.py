@@ -67,11 +67,11 @@ def _atx_level(codes, f, i, e):
     return 0
 
 
-def _run_then_other(codes, f, i, e, c):
-    """Whether ``codes[i:e]`` holds a character that is neither ``c`` nor whitespace."""
+def _run_then_other(codes, f, i, e, c, c2):
+    """Whether ``codes[i:e]`` holds a character that is neither ``c``, ``c2`` nor whitespace."""
     for k in range(i, e):
         d = codes[k]
-        if d != c and not _space(f, d):
+        if d != c and d != c2 and not _space(f, d):
             return True
     return False
 
@@ -87,7 +87,9 @@ def _safe_opening(codes, f, i, e, first):
       ten digits or more fails both (``[0-9]{1,9}`` then ``[.)]``).
     * one of ``-+*_=`` followed by a character that is not whitespace (a list marker needs
       whitespace or the end after it), in a line holding a character that is neither itself
-      nor whitespace (a thematic break or a setext underline holds no other).
+      nor whitespace, nor, after ``-`` or ``=``, the other of the two: a thematic break holds
+      one of ``-_*`` and whitespace, a setext underline (`` {0,3}(=|-)+ *$``) ``=`` and ``-``
+      mixed, then spaces.
     * a run of fewer than three backticks or tildes (a fence needs three).
     """
     if first == HASH:
@@ -100,8 +102,9 @@ def _safe_opening(codes, f, i, e, first):
             return True
         return k + 1 < e and not _space(f, codes[k + 1])
     if first == 45 or first == 43 or first == 42 or first == 95 or first == 61:
+        other = 61 if first == 45 else (45 if first == 61 else first)
         return (i + 1 < e and not _space(f, codes[i + 1])
-                and _run_then_other(codes, f, i + 1, e, first))
+                and _run_then_other(codes, f, i + 1, e, first, other))
     if first == 96 or first == 126:
         k = i
         while k < e and codes[k] == first:
@@ -252,7 +255,8 @@ def _line_bits(codes, f, s, bom, deep):
             v += 1
         if _safe_at(codes, f, v, e, pipe):
             bits |= CSAFE
-        if (first == 45 or first == 42 or first == 95) and not _run_then_other(codes, f, i, e, first):
+        if (first == 45 or first == 42 or first == 95) and not _run_then_other(codes, f, i, e, first,
+                                                                               first):
             k = 0
             for q in range(i, e):
                 k += codes[q] == first
