@@ -133,8 +133,7 @@ class LineTable:
         self._made = made  # the compiled loops while loops() makes them
         self.codes, self.flags = code_points(text, memo)
         self.bom = text.startswith("\ufeff")
-        table = self._loop(L.line_table, 0)(self.codes, self.flags, self.bom,
-                                                   np.int64(deep))
+        table = self._loop(L.line_table, 0)(self.codes, self.flags, self.bom, np.int64(deep))
         (self.starts, self.ends, self.bits, self.levels, self.pipes, self.markers,
          self.leads) = table
 
