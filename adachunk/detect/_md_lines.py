@@ -81,10 +81,9 @@ def _safe_opening(codes, f, i, e, first):
     three spaces) opens a block in ``_PLAIN_LINE``'s class is still safe.
 
     * ``#`` that is no ATX heading: only ``Heading`` needs a ``#``.
-    * an ASCII digit whose run is not followed by ``.``/``)`` then whitespace or the end:
-      ``List.start`` (``LIST_RE``) and ``ListItem.parse_marker`` (``ITEM_RE``, which also
-      takes Unicode whitespace, in ``List.check_interrupts_paragraph``) need that. A run of
-      ten digits or more fails both (``[0-9]{1,9}`` then ``[.)]``).
+    * an ASCII digit that opens no list marker (:func:`_marker`, ``ITEM_RE``): ``List.start``
+      (``LIST_RE``) and ``List.check_interrupts_paragraph`` (``ITEM_RE``, which also takes
+      Unicode whitespace after the marker) need one.
     * one of ``-+*_=`` followed by a character that is not whitespace (a list marker needs
       whitespace or the end after it), in a line holding a character that is neither itself
       nor whitespace, nor, after ``-`` or ``=``, the other of the two: a thematic break holds
@@ -95,12 +94,7 @@ def _safe_opening(codes, f, i, e, first):
     if first == HASH:
         return _atx_level(codes, f, i, e) == 0
     if 48 <= first <= 57:
-        k = i
-        while k < e and 48 <= codes[k] <= 57:
-            k += 1
-        if k - i > 9 or k >= e or (codes[k] != 46 and codes[k] != 41):
-            return True
-        return k + 1 < e and not _space(f, codes[k + 1])
+        return _marker(codes, f, i, e)[0] == 0
     if first == 45 or first == 43 or first == 42 or first == 95 or first == 61:
         other = 61 if first == 45 else (45 if first == 61 else first)
         return (i + 1 < e and not _space(f, codes[i + 1])

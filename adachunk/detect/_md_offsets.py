@@ -85,7 +85,7 @@ class LineMap:
     @classmethod
     def from_table(cls, text: str, starts: list[int], ends: list[int], blank: list[bool]) -> "LineMap":
         """The map of ``text`` from lines found elsewhere (the compiled line table of
-        :mod:`adachunk.detect._md_kernel`): the same fields as ``LineMap(text)`` makes."""
+        :mod:`adachunk.detect._md_lines`): the same fields as ``LineMap(text)`` makes."""
         lm = cls.__new__(cls)
         lm.text, lm.starts, lm.ends, lm._blank = text, starts, ends, blank
         lm._lines = None  # mistletoe's lines are split on demand (mistletoe_lines)

@@ -26,7 +26,7 @@ from . import _md_fast as mf
 from . import _md_kernel as K
 from . import _md_lines as L
 from . import _md_offsets as mo
-from ._units_fast import code_points
+from ._units_fast import JIT_MIN_CHARS, code_points
 
 # the kernel's label codes, in order
 LABELS = ("paragraph", "heading", "html_block", "list", "list_item", "code", "table", "table_row",
@@ -34,9 +34,8 @@ LABELS = ("paragraph", "heading", "html_block", "list", "list_item", "code", "ta
 
 # Below this many code points the Python loop of _md_fast is as fast as calling the loops
 # (package READMEs cut to 1.5 K characters: 144 against 123 us a parse; at 3 K, 190 against
-# 241); before Numba is loaded, only a long text pays for loading it (the rule of _units_fast).
+# 241); before Numba is loaded, only a long text pays for loading it (_units_fast's threshold).
 MIN_CHARS = 2_000
-JIT_MIN_CHARS = 500_000
 
 
 log = logging.getLogger("adachunk.detect")
@@ -183,14 +182,14 @@ class LineTable:
         # rows: a list item makes three, a table row two and one more per pipe
         cap = 3 * (hi - lo) + int(self.pipes[lo:hi].sum()) + 1
         rows = np.empty((cap, 4), np.int64)
-        safe, buf = self.bits, []
+        bits, buf = self.bits, []
         reader = mf._Reader(lines, lo, hi, buf)
         pos, k = lo, 0
         while True:
             pos, k = self.advance(pos, hi, rows, k)
             if pos >= hi:
                 break
-            wrap = walker.wrappers.get(pos) if safe[pos] & L.FORCED else None
+            wrap = walker.wrappers.get(pos) if bits[pos] & L.FORCED else None
             if wrap is not None and wrap[0] < hi:
                 # mistletoe reads the masked wrapper (an HTML comment) to its closing line,
                 # and the walk makes it one block: what _html does with that block
@@ -198,7 +197,7 @@ class LineTable:
                 pos = wrap[0] + 1
                 continue
             # a safe line opens a paragraph: what probing every token type there finds too
-            pos = mf.step(reader, pos, None if safe[pos] & L.SAFE else lines[pos])
+            pos = mf.step(reader, pos, None if bits[pos] & L.SAFE else lines[pos])
             for entry in buf:  # the next block starts after blank lines only (module docstring)
                 mf.walk_top(walker, [entry], pos)
             buf.clear()
