@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..types import Chunk, Document, Structure, chunk_id
+from ..types import Document, Structure, chunk_id, make_chunk
 
 
 class HeadingIndex:
@@ -83,10 +83,11 @@ def build_chunks(
     *,
     fingerprint: str,
     count_tokens,
-    unit_size,
+    unit_size=None,
     headings: HeadingIndex | None = None,
     core_starts: Sequence[int] | None = None,
     token_counts: Sequence[int] | None = None,
+    sizes: Sequence[int] | None = None,
 ) -> list[Chunk]:
     """Chunks for ``spans`` (``[start, end)`` in code points, overlap included in ``start``).
 
@@ -95,10 +96,12 @@ def build_chunks(
         spans: text span of every chunk, in order.
         fingerprint: profile fingerprint (part of every id).
         count_tokens: callable giving a text's own token count.
-        unit_size: callable ``(start, end) -> size`` in the solver's unit (core span).
+        unit_size: callable ``(start, end) -> size`` in the solver's unit (core span); not
+            called when ``sizes`` is given.
         headings: heading index for heading paths (None: empty paths).
         core_starts: core start of each chunk when there is overlap (default: the span start).
         token_counts: each chunk text's own token count when the caller already has it.
+        sizes: each chunk's size in the solver's unit when the caller already has it.
     """
     from ..analysis import analysis_of
 
@@ -108,21 +111,26 @@ def build_chunks(
     ids = analysis.memo(("chunk_ids", doc.id), dict)
     if len(ids) > _IDS_KEPT:
         ids.clear()
+    text = doc.text
+    cores = core_starts if core_starts is not None else [s for s, _ in spans]
+    if sizes is None:
+        sizes = [int(unit_size(c, e)) for c, (_, e) in zip(cores, spans)]
+    if token_counts is None:
+        token_counts = [count_tokens(text[s:e]) for s, e in spans]
+    path_at = headings.path_at if headings else None
+    pages_of = pages.pages_of if pages.pages else None
+    content = None
     out = []
     for i, (start, end) in enumerate(spans):
-        core = core_starts[i] if core_starts is not None else start
-        text = doc.text[start:end]
-        key = (fingerprint, start, end)
-        cid = ids.get(key)
+        core = cores[i]
+        cid = ids.get((fingerprint, start, end))
         if cid is None:
-            content = analysis.memo(("content_hash",), lambda: doc.content_hash)
-            cid = ids[key] = chunk_id(doc.id, fingerprint, start, end, content)
-        out.append(Chunk(
-            index=i, start=start, end=end, text=text, size=int(unit_size(core, end)),
-            tokens=token_counts[i] if token_counts is not None else count_tokens(text),
-            heading_path=headings.path_at(core) if headings else (),
-            pages=pages.pages_of(core, end), id=cid, core_start=core,
-        ))
+            if content is None:
+                content = analysis.memo(("content_hash",), lambda: doc.content_hash)
+            cid = ids[(fingerprint, start, end)] = chunk_id(doc.id, fingerprint, start, end, content)
+        out.append(make_chunk(i, start, end, text[start:end], int(sizes[i]), token_counts[i],
+                              path_at(core) if path_at else (), pages_of(core, end) if pages_of else (),
+                              cid, core))
     return out
 
 

@@ -113,25 +113,16 @@ def _repair(lat: Candidates, cuts: list[int], settings: SolverSettings, limit: i
     Returns ``(cuts, counts)``: the final cuts and each final chunk's own token count (so no
     chunk is tokenised twice).
     """
-    out, counts = [cuts[0]], []
-    count = lat.tokens.count
-    # in chars mode S counts characters, so every chunk's tokens are counted
-    splits_at = getattr(lat.tokens, "splits_at", None) if settings.granularity == "tokens" else None
     text, P, S = lat.text, lat.P, lat.S
-
     # own token count by span, kept per document: variants of one policy share most chunks
     known = lat.analysis.memo(("own_tokens", settings.tokenizer), dict)
     if len(known) > _OWN_COUNTS_KEPT:
         known.clear()
+    if settings.granularity == "chars":
+        return cuts, _chars_counts(lat, cuts, known)
 
-    batch = getattr(lat.tokens, "counts", None)
-    if settings.granularity == "chars" and batch is not None:
-        # every chunk is counted and none is split: one batched call for all of them keeps the
-        # encoder's tables in cache (a CLAIR pass: 112 ms in 7,190 calls, 85 ms batched); the
-        # cuts increase, so the spans are distinct
-        spans = ((int(P[a]), int(P[b])) for a, b in zip(cuts, cuts[1:]))
-        todo = [span for span in spans if span not in known]
-        known.update(zip(todo, batch([text[a:b] for a, b in todo])))
+    count = lat.tokens.count
+    splits_at = getattr(lat.tokens, "splits_at", None)
 
     def own_count(lo: int, hi: int) -> int:
         a, b = int(P[lo]), int(P[hi])
@@ -144,13 +135,14 @@ def _repair(lat: Candidates, cuts: list[int], settings: SolverSettings, limit: i
             known[(a, b)] = n
         return n
 
+    out, counts = [cuts[0]], []
     for a, b in zip(cuts, cuts[1:]):
         stack = [(a, b, limit)]
         pieces = []
         while stack:
             lo, hi, lim = stack.pop()
             own = own_count(lo, hi)
-            if settings.granularity == "chars" or own <= limit or hi - lo <= 1:
+            if own <= limit or hi - lo <= 1:
                 pieces.append((lo, hi, own))
                 continue
             stats["repaired"] = stats.get("repaired", 0) + 1
@@ -164,6 +156,21 @@ def _repair(lat: Candidates, cuts: list[int], settings: SolverSettings, limit: i
         out.extend(hi for _, hi, _ in pieces)
         counts.extend(own for _, _, own in pieces)
     return out, counts
+
+
+def _chars_counts(lat: Candidates, cuts: list[int], known: dict) -> list[int]:
+    """Own token count of every chunk in chars mode, where sizes are characters and no chunk
+    is ever split: every chunk is counted, in one batched call where the counter has one (it
+    keeps the encoder's tables in cache: a CLAIR pass, 112 ms in 7,190 calls, 85 ms batched).
+    The cuts increase, so the spans are distinct."""
+    edges = lat.P[cuts].tolist()
+    spans = list(zip(edges, edges[1:]))
+    todo = [span for span in spans if span not in known]
+    text = lat.text
+    pieces = [text[a:b] for a, b in todo]
+    batch = getattr(lat.tokens, "counts", None)
+    known.update(zip(todo, batch(pieces) if batch is not None else map(lat.tokens.count, pieces)))
+    return [known[span] for span in spans]
 
 
 def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = None, *, explain: bool = False) -> Chunking:
@@ -200,27 +207,26 @@ def _dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None, ex
         cuts, sol = lat.solve(0, len(lat.P) - 1, settings, limit)
     t2 = time.perf_counter()
     cuts, own_counts = _repair(lat, cuts, settings, limit, meta)
-    cores = [(int(lat.P[a]), int(lat.P[b])) for a, b in zip(cuts, cuts[1:])]
+    edges = lat.P[cuts].tolist()
+    cores = list(zip(edges, edges[1:]))
+    # each core's size in the solver's unit: its slice of the prefix sizes (characters in
+    # chars mode, the document's token sequence in tokens mode)
+    core_sizes = np.diff(lat.S[cuts]).tolist()
     count = lat.tokens.count
-    if settings.granularity == "chars":
-        size_of = lambda s, e: e - s  # noqa: E731
-    else:
-        size_of = lambda s, e: count(doc.text[s:e])  # noqa: E731
-    starts = [c for c, _ in cores]
+    starts = edges[:-1]
     if settings.overlap and len(cores) > 1:
+        if settings.granularity == "chars":
+            size_of = lambda s, e: e - s  # noqa: E731
+        else:
+            size_of = lambda s, e: count(doc.text[s:e])  # noqa: E731
         units = [structures[lbl] for lbl in settings.overlap_units if lbl in structures]
         starts = overlap_starts(cores, units, settings.overlap, size_of,
                                 lambda s, e: count(doc.text[s:e]) <= settings.max_size)
         own_counts = [count(doc.text[s:e]) if s != c else k for s, (c, e), k in zip(starts, cores, own_counts)]
-    if settings.granularity == "chars":
-        unit_size = size_of
-    else:  # the core's size in the solver's unit: its slice of the document's token sequence
-        sizes = dict(zip(cores, (lat.S[cuts[1:]] - lat.S[cuts[:-1]]).tolist()))
-        unit_size = lambda s, e: sizes[(s, e)]  # noqa: E731
     headings = analysis_of(doc).headings()
-    chunks = build_chunks(doc, [(s, e) for s, (_, e) in zip(starts, cores)], fingerprint=policy.fingerprint,
-                          count_tokens=count, unit_size=unit_size, headings=headings,
-                          core_starts=[c for c, _ in cores], token_counts=own_counts)
+    chunks = build_chunks(doc, list(zip(starts, edges[1:])), fingerprint=policy.fingerprint,
+                          count_tokens=count, sizes=core_sizes, headings=headings,
+                          core_starts=edges[:-1], token_counts=own_counts)
     meta.update(total_cost=sol.total, relaxed=sol.relaxed, candidates=len(lat.P),
                 timings={"detect_s": t1 - t0, "solve_s": t2 - t1, "total_s": time.perf_counter() - t0})
     if explain:
