@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..types import Document, Structure, chunk_id, make_chunk
+from ..types import Chunk, Document, Structure, chunk_id, make_chunk
 
 
 class HeadingIndex:
