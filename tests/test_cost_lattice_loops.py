@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import adachunk.cost._lattice_jit as jit
@@ -26,7 +26,7 @@ from .test_cost_lattice_parity import SHAPES, SMALL_BATCH, _picks, _widths, latt
 @pytest.fixture(params=["compiled", "python"])
 def loops_on(request, monkeypatch):
     """The lattice runs its loops for every input; ``python``: the loops uncompiled."""
-    monkeypatch.setattr(jit, "use_loops", lambda find: find.arange or find.below is not None)
+    monkeypatch.setattr(jit, "use_loops", lambda find: find.arange or find.rank is not None)
     if request.param == "python":
         monkeypatch.setattr(jit, "compiled", lambda fn, helpers=(): fn)
         monkeypatch.setattr(coverage_sum, "compiled", lambda fn, helpers=(): fn)
@@ -133,22 +133,31 @@ def test_round_add_rounds_half_to_even_and_clears_the_scratch_row(loops_on):
     assert out.tolist() == [9.25] + [0.25] * 8 + [7.25] and not acc.any()
 
 
-@settings(max_examples=80, deadline=None)
-@given(positions=st.sets(st.integers(0, 300), min_size=1, max_size=80), extra=st.integers(0, 5))
-def test_rank_table_by_loop_equals_numpy(positions, extra):
-    """``Finder``'s rank table by the compiled running sum (and its plain twin) equals numpy's
-    marks and cumsum."""
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example(positions=set(range(0, 1000, 2)), extra=3, numpy_path=False)  # 500 candidates: counts past a byte
+@given(positions=st.sets(st.integers(0, 1200), min_size=1, max_size=300), extra=st.integers(0, 600),
+       numpy_path=st.booleans())
+def test_rank_table_counts_the_candidates_before_each_position(monkeypatch, positions, extra, numpy_path):
+    """``Finder``'s blocked rank table (by the compiled pass, its plain twin, or numpy) gives
+    ``#{P < x}`` for every ``x`` in ``0..n+1``, across block edges (256 positions)."""
     from adachunk._jit import compiled
     from adachunk.cost import _lattice_loops as loops
+    from adachunk.cost import candidates
 
     P = np.array(sorted(positions), dtype=np.int64)
     n = int(P[-1]) + extra
-    want = np.zeros(n + 2, dtype=np.int32)
-    want[P + 1] = 1
-    want = np.cumsum(want)
-    for fn in (loops.running_sum_loop, compiled(loops.running_sum_loop)):
-        marks = np.zeros(n + 2, dtype=np.int32)
-        marks[P + 1] = 1
-        assert fn(marks, np.int64(n + 2)).tolist() == want.tolist()
-    find = Finder(P, n)
-    assert find.arange or find.below.tolist() == want.tolist()  # chars granularity needs no table
+    x = np.arange(n + 2)
+    want = np.searchsorted(P, x, side="left")
+    for fn in (loops.rank_loop, compiled(loops.rank_loop)):
+        base = np.full((n + 1) // 256 + 1, -1, dtype=np.int64)
+        offset = np.zeros(n + 2, dtype=np.uint8)
+        fn(P, base, offset)
+        assert (base[x >> 8] + offset[x]).tolist() == want.tolist()
+    with monkeypatch.context() as m:
+        m.setattr(candidates, "numba_loaded", lambda: not numpy_path)
+        find = Finder(P, n)
+    if find.arange:  # chars granularity needs no table
+        return
+    base, offset = find.rank
+    assert base.dtype == np.int64 and offset.dtype == np.uint8 and len(offset) == n + 2
+    assert (base[x >> 8] + offset[x]).tolist() == want.tolist()

@@ -22,31 +22,33 @@ from .reference import regions as _regions
 def use_loops(find: Finder) -> bool:
     """Whether the lattice over ``find``'s candidates runs the compiled loops (same values):
     Numba is loaded or the document is long, and each search is O(1)."""
-    return (find.arange or find.below is not None) and (
+    return (find.arange or find.rank is not None) and (
         numba_loaded() or len(find.P) >= JIT_MIN_CANDIDATES)
 
 
-def loop_args(find: Finder) -> tuple[int, np.ndarray, np.ndarray]:
-    """``(mode, P, below)`` of ``find`` as the compiled loops take them (fixed dtypes)."""
+def loop_args(find: Finder) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``(mode, P, base, offset)`` of ``find`` as the compiled loops take them (fixed dtypes)."""
     args = find.loop_args
     if args is None:
         P = np.ascontiguousarray(find.P, dtype=np.int64)
         if find.arange:
-            args = (loops.ARANGE, P, np.zeros(1, np.int32))
+            args = (loops.ARANGE, P, np.zeros(1, np.int64), np.zeros(1, np.uint8))
         else:
-            args = (loops.TABLE, P, np.ascontiguousarray(find.below, dtype=np.int32))
+            base, offset = find.rank
+            args = (loops.TABLE, P, np.ascontiguousarray(base, dtype=np.int64),
+                    np.ascontiguousarray(offset, dtype=np.uint8))
         find.loop_args = args
     return args
 
 
 def covered(find: Finder, starts, ends, side: str, n: int):
     """:func:`adachunk.cost.lattice._covered` in one compiled pass over the spans (same arrays)."""
-    mode, P, below = loop_args(find)
+    mode, P, base, offset = loop_args(find)
     lo, hi, open_lo = _regions(starts, ends, side, n)
     lo = np.ascontiguousarray(lo, dtype=np.int64)
     hi = np.ascontiguousarray(hi, dtype=np.int64)
     out = np.empty((4, len(lo)), np.int64)  # one allocation: its rows are the four outputs
-    k = compiled(loops.covered_loop, loops.HELPERS)(mode, P, below, lo, hi, open_lo, *out)
+    k = compiled(loops.covered_loop, loops.HELPERS)(mode, P, base, offset, lo, hi, open_lo, *out)
     if k == 0:
         return None
     return tuple(a[:k] for a in out)
@@ -62,13 +64,13 @@ def ramp(find: Finder, lo, hi, k_lo, counts, shape: Shape, lengths: np.ndarray,
     again, see :func:`round_add`); None: a new one. When the segments overlap the values come
     in a new row and ``acc`` is left all zero.
     """
-    mode, P, below = loop_args(find)
+    mode, P, base, offset = loop_args(find)
     segs = shape.segments(lengths)
     if acc is None:
         acc = np.zeros(len(P), dtype=np.float64)
     # one row per segment (a shape gives an array per region for each of d0, d1, v0, v1)
     cols = [np.array([seg[k] for seg in segs], dtype=np.float64).reshape(len(segs), -1) for k in range(4)]
-    ok, a, b = compiled(loops.ramp_loop, loops.HELPERS)(mode, P, below, lo, k_lo, counts, *cols, acc)
+    ok, a, b = compiled(loops.ramp_loop, loops.HELPERS)(mode, P, base, offset, lo, k_lo, counts, *cols, acc)
     if ok:
         return acc, a, b
     acc[:] = 0.0  # partly filled before the overlap was found

@@ -12,7 +12,8 @@ The functions are plain Python (their own reference twins) compiled by
 Numba's disk cache notices edits to the compiled function's own file only.
 
 ``mode`` says how a candidate index is found (:class:`adachunk.cost.candidates.Finder`):
-``ARANGE`` (``P[i] == i``) or ``TABLE`` (``below[x]`` candidates before ``x``).
+``ARANGE`` (``P[i] == i``) or ``TABLE`` (``rbase[x >> 8] + roff[x]`` candidates before ``x``:
+:func:`adachunk.cost.candidates.rank_table`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ ARANGE, TABLE = 0, 1
 _HUGE = float(1 << 53)
 
 
-def _search(mode, P, below, x):
+def _search(mode, P, rbase, roff, x):
     """``Finder.search(x, "left")`` for one integer ``x``: candidates strictly before ``x``.
 
     Only the two O(1) modes: a binary search in the same function as the loops slowed every
@@ -31,7 +32,8 @@ def _search(mode, P, below, x):
     """
     if mode == ARANGE:
         return min(max(x, 0), len(P))
-    return np.int64(below[min(max(x, 0), len(below) - 1)])
+    t = min(max(x, 0), len(roff) - 1)
+    return rbase[t >> 8] + np.int64(roff[t])
 
 
 def _ceil_bound(x, nan):
@@ -41,7 +43,7 @@ def _ceil_bound(x, nan):
     return np.int64(np.ceil(min(max(x, -1.0), _HUGE)))
 
 
-def covered_loop(mode, P, below, lo, hi, open_lo, lo_out, hi_out, k_out, cnt_out):
+def covered_loop(mode, P, rbase, roff, lo, hi, open_lo, lo_out, hi_out, k_out, cnt_out):
     """``lattice._covered`` once the regions ``[lo, hi)`` are known (``reference.regions``):
     the regions holding a candidate, written to the ``*_out`` arrays.
 
@@ -53,8 +55,8 @@ def covered_loop(mode, P, below, lo, hi, open_lo, lo_out, hi_out, k_out, cnt_out
     k = 0
     for r in range(len(lo)):
         a, b = lo[r], hi[r]
-        first = _search(mode, P, below, a + 1 if open_lo else a)  # "right" of an integer
-        count = _search(mode, P, below, b) - first
+        first = _search(mode, P, rbase, roff, a + 1 if open_lo else a)  # "right" of an integer
+        count = _search(mode, P, rbase, roff, b) - first
         if count > 0:
             lo_out[k] = a
             hi_out[k] = b
@@ -64,7 +66,7 @@ def covered_loop(mode, P, below, lo, hi, open_lo, lo_out, hi_out, k_out, cnt_out
     return k
 
 
-def ramp_loop(mode, P, below, lo, k_lo, counts, d0, d1, v0, v1, acc):
+def ramp_loop(mode, P, rbase, roff, lo, k_lo, counts, d0, d1, v0, v1, acc):
     """A ramp's values over one batch of regions, added into ``acc`` (floats, one per candidate).
 
     ``d0, d1, v0, v1`` are the shape's segments, one row per segment and one column per region:
@@ -86,8 +88,8 @@ def ramp_loop(mode, P, below, lo, k_lo, counts, d0, d1, v0, v1, acc):
         origin, region_lo = lo[r], k_lo[r]
         region_end = region_lo + counts[r]
         for s in range(segs):
-            i0 = max(_search(mode, P, below, origin + _ceil_bound(d0[s, r], _HUGE)), region_lo)
-            i1 = min(_search(mode, P, below, origin + _ceil_bound(d1[s, r], -1.0)), region_end)
+            i0 = max(_search(mode, P, rbase, roff, origin + _ceil_bound(d0[s, r], _HUGE)), region_lo)
+            i1 = min(_search(mode, P, rbase, roff, origin + _ceil_bound(d1[s, r], -1.0)), region_end)
             first[s] = i0
             stop[s] = i1 if i1 > i0 else i0
         for s in range(segs):
@@ -123,10 +125,28 @@ def marks_loop(opens, closes, scale, diff):
         diff[closes[k]] -= scale
 
 
+def rank_loop(P, base, offset):
+    """:func:`adachunk.cost.candidates.rank_table` in one pass over the positions: ``base[b]``
+    the candidates before block ``b`` (256 positions), ``offset[x]`` those before ``x`` inside
+    its block. ``offset`` comes all zero, ``P`` strictly increasing in ``[0, len(offset) - 2]``;
+    every entry of both is written. ``P + 1`` is marked in ``offset`` first, then read back
+    and overwritten position by position (the running count reads each mark before the
+    position's own offset replaces it)."""
+    for k in range(P.shape[0]):
+        offset[P[k] + 1] = 1
+    total = 0  # candidates before x
+    first = 0  # candidates before x's block
+    for x in range(offset.shape[0]):
+        total += np.int64(offset[x])  # a uint8 sum would wrap at 256 (plain Python)
+        if (x & 255) == 0:
+            first = total
+            base[x >> 8] = total
+        offset[x] = total - first
+
+
 def running_sum_loop(diff, m1):
     """``diff[:m1]`` replaced by its running sum, in place, and returned: the difference row of
-    :func:`marks_loop` as ``sum(scale * coverage)`` per candidate, and the marks of
-    :class:`adachunk.cost.candidates.Finder`'s rank table as the table. In place because a second
+    :func:`marks_loop` as ``sum(scale * coverage)`` per candidate. In place because a second
     row over every candidate is a fresh mapping (page faults) once it passes glibc's 32 MB mmap
     threshold, about 4 M candidates."""
     run = 0

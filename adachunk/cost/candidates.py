@@ -26,51 +26,68 @@ def _is_arange(P: np.ndarray) -> bool:
             and bool(np.all(P[1:] > P[:-1])))
 
 
+BLOCK_BITS = 8  # the rank table's blocks: 256 positions, so an offset inside one fits a byte
+
+
 class Finder:
     """``np.searchsorted(P, x, side)`` for integer ``x``, O(1) per value where it can be.
 
     With ``chars`` granularity (``P[i] == i``) the index is ``x`` itself. Given the text length
-    ``n``, a table ``below[x]`` (how many candidates lie before position ``x``; built once in
-    O(n), 4 bytes a character) turns each search into a lookup: a document's rules search the
-    starts and ends of every word and sentence, and a binary search per span costs more than the
-    rest of the lattice. Otherwise (no ``n``, or ``P`` not strictly increasing in ``[0, n]``) a
-    binary search. All three give the same indices.
+    ``n``, a rank table (how many candidates lie before position ``x``; built once in O(n))
+    turns each search into two lookups: a document's rules search the starts and ends of every
+    word and sentence, and a binary search per span costs more than the rest of the lattice.
+    Otherwise (no ``n``, or ``P`` not strictly increasing in ``[0, n]``) a binary search. All
+    three give the same indices.
+
+    The table is blocked (``rank``: :func:`rank_table`): per block of 256 positions the
+    candidates before it (int64), per position the candidates before it inside its block
+    (uint8): 1 byte a character instead of the 4 of one int32 count per position, which at
+    20 MB of text was an 80 MB row, page-faulted in on every document and out of every cache.
     """
 
     def __init__(self, P: np.ndarray, n: int | None = None):
         self.P = P
         self.arange = _is_arange(P)
-        self.below = None
-        # (mode, P, below) as the compiled lattice loops take them, made on first use there
-        # (adachunk.cost._lattice_jit.loop_args)
+        self.rank: tuple[np.ndarray, np.ndarray] | None = None
+        # (mode, P, base, offset) as the compiled lattice loops take them, made on first use
+        # there (adachunk.cost._lattice_jit.loop_args)
         self.loop_args: tuple | None = None
         if (not self.arange and n is not None and len(P) and 0 <= int(P[0]) and int(P[-1]) <= n
                 and len(P) < (1 << 31) and bool(np.all(P[1:] > P[:-1]))):
-            self.below = _below_table(P, n)
+            self.rank = rank_table(P, n)
 
     def search(self, x: np.ndarray, side: str) -> np.ndarray:
         """``np.searchsorted(self.P, x, side)`` (int64)."""
         if self.arange:
             return np.clip(x + 1 if side == "right" else x, 0, len(self.P))
-        if self.below is not None:  # #{P < t} with t = x (left) or x + 1 (right)
-            t = np.clip(x + 1 if side == "right" else x, 0, len(self.below) - 1)
-            return self.below[t].astype(np.int64)
+        if self.rank is not None:  # #{P < t} with t = x (left) or x + 1 (right)
+            base, offset = self.rank
+            t = np.clip(x + 1 if side == "right" else x, 0, len(offset) - 1)
+            return base[t >> BLOCK_BITS] + offset[t]
         return np.searchsorted(self.P, x, side=side)
 
 
-def _below_table(P: np.ndarray, n: int) -> np.ndarray:
-    """``below[x] = #{i: P[i] < x}`` for ``x`` in ``0..n+1`` (int32; ``P`` strictly increasing
-    in ``[0, n]``).
+def rank_table(P: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(base, offset)`` with ``#{i: P[i] < x} == base[x >> 8] + offset[x]`` for ``x`` in
+    ``0..n+1`` (``P`` strictly increasing in ``[0, n]``).
 
-    numpy marks ``P + 1`` in a zero row and sums it up. Its ``cumsum`` does not vectorise: the
-    whole took 14.3-14.9 ms of a CLAIR pass at o200k. When the lattice runs its compiled loops
-    the running sum is the const sum's compiled one
-    (:func:`adachunk.cost._lattice_loops.running_sum_loop`): 4.1-4.2 ms, the same integers.
+    Once Numba is loaded (or from a million candidates) one compiled pass
+    (:func:`adachunk.cost._lattice_loops.rank_loop`) with no row of counts over the text at all;
+    before, numpy marks ``P + 1`` in a zero row, sums it up and splits it (small documents only:
+    the temporary int32 row is what the blocked table avoids).
     """
-    below = np.zeros(n + 2, dtype=np.int32)
-    below[P + 1] = 1
+    size = n + 2
+    base = np.empty(((size - 1) >> BLOCK_BITS) + 1, dtype=np.int64)
+    offset = np.zeros(size, dtype=np.uint8)
     if numba_loaded() or len(P) >= JIT_MIN_CANDIDATES:
-        from ._lattice_loops import running_sum_loop
+        from ._lattice_loops import rank_loop
 
-        return compiled(running_sum_loop)(below, np.int64(n + 2))
-    return np.cumsum(below, out=below)
+        compiled(rank_loop)(np.ascontiguousarray(P, dtype=np.int64), base, offset)
+        return base, offset
+    below = np.zeros(size, dtype=np.int32)  # counts stay below len(P) < 2**31
+    below[P + 1] = 1
+    np.cumsum(below, out=below)
+    base[:] = below[:: 1 << BLOCK_BITS]
+    np.subtract(below, np.repeat(base, 1 << BLOCK_BITS)[:size], out=below)
+    offset[:] = below
+    return base, offset
