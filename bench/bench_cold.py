@@ -3,6 +3,7 @@
     python bench/bench_cold.py                 # both parts
     python bench/bench_cold.py --cold-only     # the 10 KB cold start alone
     python bench/bench_cold.py --runs 9 --worker-runs 3
+    python bench/bench_cold.py --workers-only --copies 4   # -j 2 over CLAIR x 4
 
 Cold start: a new ``adachunk chunk FILE`` process per run on a 10 KB Markdown document cut from
 ``examples/`` (default profile); user+sys CPU of the process from ``RUSAGE_CHILDREN``, median of
@@ -11,7 +12,8 @@ cache, Numba's) are warmed by one run first: a cold *process*, not a fresh insta
 
 Workers: ``adachunk chunk`` over CLAIR serially and with ``-j 2`` (interleaved, medians of
 ``--worker-runs``), wall clock and CPU, with the load average (a shared machine makes wall
-clock noisy). Then the structure of a ``-j 2`` run, measured in one process: CPU of the main
+clock noisy). ``--copies K`` chunks every CLAIR file K times (links under K names), to see the
+pool where chunking outweighs the start-up every process pays. Then the structure of a ``-j 2`` run, measured in one process: CPU of the main
 process before the pool starts, CPU of each worker; ``ideal`` is the wall clock that structure
 gives on idle cores (main's start plus the busiest worker), against the serial CPU.
 Not run by the tests.
@@ -79,11 +81,27 @@ def clair_files() -> list[str]:
     return [str(p) for p in sorted(CLAIR.glob("*_*.json")) if p.name != "paper_reference.json"]
 
 
-def workers(runs: int) -> None:
+def workers(runs: int, copies: int = 1) -> None:
     files = clair_files()
     if not files:
         print("workers: ../shared/corpus/clair is absent, skipped")
         return
+    if copies > 1:
+        with tempfile.TemporaryDirectory() as tmp:
+            linked = []
+            for k in range(copies):  # the same bytes under new names: nothing is cached by name
+                for f in files:
+                    link = Path(tmp) / f"copy{k}_{Path(f).name}"
+                    link.symlink_to(f)
+                    linked.append(str(link))
+            _workers(linked, runs, f"CLAIR x {copies}")
+        return
+    structure(files, _workers(files, runs, "CLAIR"))
+
+
+def _workers(files: list[str], runs: int, name: str) -> float:
+    """Serial against ``-j 2`` over ``files``, interleaved; prints both, returns the serial
+    run's median CPU."""
     serial, two = [], []
     for _ in range(runs):  # interleaved: the machine's load changes under both alike
         load = os.getloadavg()[0]
@@ -91,10 +109,10 @@ def workers(runs: int) -> None:
         two.append((*_run(_cli() + ["chunk", "-j", "2", *files, "-o", os.devnull]), os.getloadavg()[0]))
     s_wall, s_cpu = statistics.median(r[0] for r in serial), statistics.median(r[1] for r in serial)
     t_wall, t_cpu = statistics.median(r[0] for r in two), statistics.median(r[1] for r in two)
-    print(f"CLAIR ({len(files)} files), medians of {runs}: serial {s_wall:.2f} s wall / {s_cpu:.2f} CPU-s, "
+    print(f"{name} ({len(files)} files), medians of {runs}: serial {s_wall:.2f} s wall / {s_cpu:.2f} CPU-s, "
           f"-j 2 {t_wall:.2f} s wall / {t_cpu:.2f} CPU-s: {s_wall / t_wall:.2f}x wall; "
           f"load averages {[round(r[2], 2) for r in serial]}")
-    structure(files, s_cpu)
+    return s_cpu
 
 
 def structure(files: list[str], serial_cpu: float) -> None:
@@ -146,10 +164,13 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--worker-runs", type=int, default=3)
     ap.add_argument("--cold-only", action="store_true")
+    ap.add_argument("--workers-only", action="store_true")
+    ap.add_argument("--copies", type=int, default=1, help="chunk every CLAIR file this many times")
     args = ap.parse_args()
-    cold(args.runs)
+    if not args.workers_only:
+        cold(args.runs)
     if not args.cold_only:
-        workers(args.worker_runs)
+        workers(args.worker_runs, args.copies)
 
 
 if __name__ == "__main__":
