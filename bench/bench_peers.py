@@ -11,9 +11,11 @@ Corpus: the CLAIR ``full_text`` documents plus Markdown shipped inside installed
 de-duplicated by content, the extras capped at ``--extra-mb``. Every tool chunks every document
 at 512 cl100k tokens and at 1,000 characters (see ``peers.py`` for how each gets the tokenizer).
 
-Timing: one warm-up call per tool on the first two documents (numba JIT, lazy imports), then
-``--repeat`` passes over the corpus, tools interleaved round-robin so that load from other
-processes hits all of them alike; MB/s is UTF-8 input bytes over the median pass time, in process
+Timing: one warm-up call per tool on the first two documents (numba JIT, lazy imports) and
+``--warmup-passes`` untimed passes over the whole corpus (default 1: what a tool builds or
+compiles on its first megabytes, such as adachunk's kernels and encoder, is not timed for any
+tool), then ``--repeat`` passes over the corpus, tools interleaved round-robin so that load from
+other processes hits all of them alike; MB/s is UTF-8 input bytes over the median pass time, in process
 CPU seconds by default (``--clock wall`` for elapsed time).
 Quality (chunk sizes, tiling, structure damage from ``structure_damage.py``) comes from the
 last pass. Not a test: the numbers go into bench/PEERS.md.
@@ -118,8 +120,10 @@ def _one_pass(run: ToolRun, unit: str, size: int) -> None:
     run.chunks = out
 
 
-def run_mode(tools: list[Tool], texts: list[str], unit: str, size: int, repeat: int, log) -> list[ToolRun]:
-    """Warm up each tool, then ``repeat`` interleaved passes."""
+def run_mode(tools: list[Tool], texts: list[str], unit: str, size: int, repeat: int, log,
+             warmup: int = 0) -> list[ToolRun]:
+    """Warm up each tool (two documents, then ``warmup`` untimed passes), then ``repeat``
+    interleaved timed passes."""
     runs = [ToolRun(t, [tool_input(t, x) for x in texts]) for t in tools]
     for run in runs:
         try:
@@ -129,7 +133,7 @@ def run_mode(tools: list[Tool], texts: list[str], unit: str, size: int, repeat: 
         except Exception as exc:  # noqa: BLE001 - a peer failing is a result, not a crash
             run.error = f"{type(exc).__name__}: {exc}"
             log(f"  {run.tool.name}: FAILED in warm-up: {run.error}")
-    for r in range(repeat):
+    for r in range(warmup + repeat):
         for run in runs:
             if run.error:
                 continue
@@ -137,8 +141,11 @@ def run_mode(tools: list[Tool], texts: list[str], unit: str, size: int, repeat: 
                 _one_pass(run, unit, size)
             except Exception as exc:  # noqa: BLE001
                 run.error = f"{type(exc).__name__}: {exc}"
-            log(f"  pass {r + 1}/{repeat} {run.tool.name:40s} "
+            label = f"warm-up {r + 1}/{warmup}" if r < warmup else f"pass {r - warmup + 1}/{repeat}"
+            log(f"  {label} {run.tool.name:40s} "
                 + (f"{run.times[-1]:8.2f} s" if not run.error else f"FAILED {run.error}"))
+            if r < warmup and not run.error:
+                run.times.pop()  # untimed
     return runs
 
 
@@ -457,6 +464,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="timed passes per tool (median)")
     ap.add_argument("--darn-repeat", type=int, default=3, help="timed passes for darn-it (slow)")
+    ap.add_argument("--warmup-passes", type=int, default=1,
+                    help="untimed passes over the corpus per tool before the timed ones")
     ap.add_argument("--extra-mb", type=float, default=1.5, help="cap on package Markdown added to CLAIR")
     ap.add_argument("--docs", type=int, default=0, help="only the first N documents (0 = all)")
     ap.add_argument("--skip-darn", action="store_true")
@@ -499,10 +508,10 @@ def main() -> None:
         log(f"== {label}")
         mode_tools = [t for t in tools if not (unit == "chars" and "native" in t.name)]  # same as callback
         fast = [t for t in mode_tools if t.name != "darn-it"]
-        runs = run_mode(fast, texts, unit, size, args.repeat, log)
+        runs = run_mode(fast, texts, unit, size, args.repeat, log, args.warmup_passes)
         if any(t.name == "darn-it" for t in mode_tools):
             runs.insert(1, run_mode([t for t in mode_tools if t.name == "darn-it"], texts, unit, size,
-                                    args.darn_repeat, log)[0])
+                                    args.darn_repeat, log, args.warmup_passes)[0])
         log("  measuring quality ...")
         quals = {r.tool.name: quality(r, unit, size, cache) for r in runs if not r.error}
         runs_by_mode[label], quals_by_mode[label] = runs, quals
