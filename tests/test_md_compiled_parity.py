@@ -138,6 +138,12 @@ CASES_MORE = {
     "table enders": "| a |\n|---|\n| 1 |\n<!-- c -->\n| b |\n|---|\n> q\n",
     "table one cell": "| a\n---\n|\n|-|\n",
     "table empty cells": "|  |  |\n| - | - |\n|   | x |\n",
+    # after a blank line, an item ends at any line less indented than its content that cannot
+    # open an item (ListItem.read's interrupt and blank-line branches step back alike)
+    "list blank table": "- a\n- b\n\n| x | y |\n|---|---|\n| 1 | 2 |\n",
+    "list blank openers": "- a\n\n<div>\nx\n</div>\n\n* b\n\n```\ncode\n```\n\n1. c\n\n~~~\nz\n~~~\n",
+    "list blank spaces": "- a\n\n\u00a0 text\n\n- b\n\n \u3000y\n\n10. c\n\n   under\n\n- d\n\n    code\n",
+    "list blank pipe item": "- a\n\n- b | c\n\n| d |\n\n1. e\n\n2024 | x\n",
 }
 
 

@@ -83,7 +83,8 @@ def _read_item(codes, f, starts, ends, bits, levels, markers, i, prepend, hi):
     """``ListItem.read`` after the item's first line ``i``, for an item of one paragraph:
     ``(j, blank lines before j, whether line j is the next item's marker)``; ``j`` -1 where the
     item may hold more, or where this reader leaves a line to mistletoe (tabs, a wrapper, an
-    interrupter other than a heading, a quote, a comment or a thematic break)."""
+    interrupter other than a heading, a quote, a comment or a thematic break right after the
+    item's text: after a blank line any line that cannot open an item ends it)."""
     j = i + 1
     blanks = 0
     while j < hi:
@@ -115,8 +116,16 @@ def _read_item(codes, f, starts, ends, bits, levels, markers, i, prepend, hi):
         first = codes[o] if o < e else NL
         if levels[j] > 0 or first == GT or (b & OPEN_COMMENT):
             return j, blanks, False  # Heading, Quote, Html (a comment) interrupt
-        if (b & PIPE) or not (first == 45 or first == 43 or first == 42 or 48 <= first <= 57):
+        if not (first == 45 or first == 43 or first == 42 or 48 <= first <= 57):
+            if blanks:
+                # after a blank line, a line that is no continuation (ListItem's
+                # continuation_pattern: spaces and tabs, then a non-space) and cannot open an
+                # item ends the item whether or not it interrupts a paragraph: both of
+                # ListItem.read's branches step back alike
+                return j, blanks, False
             return -1, 0, False  # _interrupts would ask every interrupter
+        if b & PIPE:
+            return -1, 0, False
         if b & THEMATIC:
             return j, blanks, False
         if markers[j] > 0:
