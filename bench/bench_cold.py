@@ -13,7 +13,8 @@ cache, Numba's) are warmed by one run first: a cold *process*, not a fresh insta
 Workers: ``adachunk chunk`` over CLAIR serially and with ``-j 2`` (interleaved, medians of
 ``--worker-runs``), wall clock and CPU, with the load average (a shared machine makes wall
 clock noisy). ``--copies K`` chunks every CLAIR file K times (links under K names), to see the
-pool where chunking outweighs the start-up every process pays. Then the structure of a ``-j 2`` run, measured in one process: CPU of the main
+pool where chunking outweighs the start-up every process pays. Then the structure of a ``-j 2``
+run, measured in one process: CPU of the main
 process before the pool starts, CPU of each worker; ``ideal`` is the wall clock that structure
 gives on idle cores (main's start plus the busiest worker), against the serial CPU.
 Not run by the tests.

@@ -149,10 +149,10 @@ def test_rank_table_counts_the_candidates_before_each_position(monkeypatch, posi
     x = np.arange(n + 2)
     want = np.searchsorted(P, x, side="left")
     for fn in (loops.rank_loop, compiled(loops.rank_loop)):
-        base = np.full((n + 1) // 256 + 1, -1, dtype=np.int64)
+        base = np.full(((n + 1) >> loops.BLOCK_BITS) + 1, -1, dtype=np.int64)
         offset = np.zeros(n + 2, dtype=np.uint8)
         fn(P, base, offset)
-        assert (base[x >> 8] + offset[x]).tolist() == want.tolist()
+        assert (base[x >> loops.BLOCK_BITS] + offset[x]).tolist() == want.tolist()
     with monkeypatch.context() as m:
         m.setattr(candidates, "numba_loaded", lambda: not numpy_path)
         find = Finder(P, n)
@@ -160,4 +160,4 @@ def test_rank_table_counts_the_candidates_before_each_position(monkeypatch, posi
         return
     base, offset = find.rank
     assert base.dtype == np.int64 and offset.dtype == np.uint8 and len(offset) == n + 2
-    assert (base[x >> 8] + offset[x]).tolist() == want.tolist()
+    assert (base[x >> loops.BLOCK_BITS] + offset[x]).tolist() == want.tolist()

@@ -12,8 +12,8 @@ The functions are plain Python (their own reference twins) compiled by
 Numba's disk cache notices edits to the compiled function's own file only.
 
 ``mode`` says how a candidate index is found (:class:`adachunk.cost.candidates.Finder`):
-``ARANGE`` (``P[i] == i``) or ``TABLE`` (``rbase[x >> 8] + roff[x]`` candidates before ``x``:
-:func:`adachunk.cost.candidates.rank_table`).
+``ARANGE`` (``P[i] == i``) or ``TABLE`` (``rbase[x >> BLOCK_BITS] + roff[x]`` candidates
+before ``x``: :func:`adachunk.cost.candidates.rank_table`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 ARANGE, TABLE = 0, 1
+# the rank table's blocks (:func:`adachunk.cost.candidates.rank_table`): 2**8 = 256 positions, so
+# a count inside one block fits the uint8 offset
+BLOCK_BITS = 8
+_BLOCK_MASK = (1 << BLOCK_BITS) - 1
 _HUGE = float(1 << 53)
 
 
@@ -33,7 +37,7 @@ def _search(mode, P, rbase, roff, x):
     if mode == ARANGE:
         return min(max(x, 0), len(P))
     t = min(max(x, 0), len(roff) - 1)
-    return rbase[t >> 8] + np.int64(roff[t])
+    return rbase[t >> BLOCK_BITS] + np.int64(roff[t])
 
 
 def _ceil_bound(x, nan):
@@ -138,9 +142,9 @@ def rank_loop(P, base, offset):
     first = 0  # candidates before x's block
     for x in range(offset.shape[0]):
         total += np.int64(offset[x])  # a uint8 sum would wrap at 256 (plain Python)
-        if (x & 255) == 0:
+        if (x & _BLOCK_MASK) == 0:
             first = total
-            base[x >> 8] = total
+            base[x >> BLOCK_BITS] = total
         offset[x] = total - first
 
 

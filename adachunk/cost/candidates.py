@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import compiled, numba_loaded
+from ._lattice_loops import BLOCK_BITS, rank_loop
 
 # From this many candidates a document's lattice runs the compiled loops of
 # :mod:`adachunk.cost._lattice_loops` even in a process that has not loaded Numba yet (its
@@ -25,8 +26,6 @@ def _is_arange(P: np.ndarray) -> bool:
     return (len(P) > 0 and int(P[0]) == 0 and int(P[-1]) == len(P) - 1
             and bool(np.all(P[1:] > P[:-1])))
 
-
-BLOCK_BITS = 8  # the rank table's blocks: 256 positions, so an offset inside one fits a byte
 
 
 class Finder:
@@ -68,7 +67,7 @@ class Finder:
 
 
 def rank_table(P: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(base, offset)`` with ``#{i: P[i] < x} == base[x >> 8] + offset[x]`` for ``x`` in
+    """``(base, offset)`` with ``#{i: P[i] < x} == base[x >> BLOCK_BITS] + offset[x]`` for ``x`` in
     ``0..n+1`` (``P`` strictly increasing in ``[0, n]``).
 
     Once Numba is loaded (or from a million candidates) one compiled pass
@@ -80,8 +79,6 @@ def rank_table(P: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     base = np.empty(((size - 1) >> BLOCK_BITS) + 1, dtype=np.int64)
     offset = np.zeros(size, dtype=np.uint8)
     if numba_loaded() or len(P) >= JIT_MIN_CANDIDATES:
-        from ._lattice_loops import rank_loop
-
         compiled(rank_loop)(np.ascontiguousarray(P, dtype=np.int64), base, offset)
         return base, offset
     below = np.zeros(size, dtype=np.int32)  # counts stay below len(P) < 2**31

@@ -125,7 +125,7 @@ def _read_item(codes, f, starts, ends, bits, levels, markers, i, prepend, hi):
                 return j, blanks, False
             return -1, 0, False  # _interrupts would ask every interrupter
         if b & PIPE:
-            return -1, 0, False
+            return -1, 0, False  # "- a | b" may interrupt as a table before it is an item
         if b & THEMATIC:
             return j, blanks, False
         if markers[j] > 0:
@@ -312,7 +312,7 @@ def _delimiter_cells(codes, f, s, e):
     index = 0
     seg = a
     for k in range(a, b + 1):
-        if k == b or codes[k] == BAR:
+        if k == b or _is_cut(codes, k, a, False):
             if lo <= index < hi and not _delimiter_cell(codes, f, seg, k):
                 return -1
             index += 1
