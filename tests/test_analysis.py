@@ -225,14 +225,19 @@ def test_stored_span_embeddings_are_reused(tmp_path):
 
 
 def test_detector_key_follows_the_metric_settings_it_reads():
-    """coref.pair.v1 with backend 'metrics' depends on metrics.coref; other detectors do not."""
+    """coref.pair.v1 with backend 'metrics' depends on metrics.coref; with 'precomputed' (the
+    default profile's) it reads no metric setting, and neither do other detectors."""
     policy = load_profile("default").policy
-    coref = policy.detectors["coref_pair"]
+    precomputed = policy.detectors["coref_pair"]
+    assert precomputed.params.backend == "precomputed"
+    cls = type(precomputed)
+    coref = cls(cls.Params(backend="metrics"), name="coref_pair")
     word = policy.detectors["word"]
     from adachunk.analysis import detector_key
 
     a, b = {"coref": {"type": "heuristic.v1"}, "weights": {"sc": 1}}, {"coref": {"type": "auto"}, "weights": {"sc": 1}}
     assert detector_key(coref, a) != detector_key(coref, b)
+    assert detector_key(precomputed, a) == detector_key(precomputed, b) != detector_key(coref, a)
     assert detector_key(word, a) == detector_key(word, b) == detector_key(word, {"weights": {"bi": 1}})
 
 

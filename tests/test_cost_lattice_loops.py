@@ -89,6 +89,43 @@ def test_marks_loop_equals_the_difference_sum(loops_on, scales):
     assert got.dtype == np.int64 and got.tolist() == want.tolist()
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=lattices(), picks=_picks)
+def test_const_rules_in_calls_of_their_own_equal_the_reference(loops_on, data, picks, monkeypatch):
+    """Const rules summed from their spans: a set too large to concatenate (here anything over
+    two spans) goes in a call of its own, into the same difference row."""
+    monkeypatch.setattr(jit, "_CONCAT_SPANS", 2)
+    P, starts, ends, n = data
+    structures = {"x": (starts, ends), "y": (starts[::2].copy(), ends[::2].copy()),
+                  "z": (starts[:2].copy(), ends[:2].copy())}
+    rules = rules_of(picks) + [CostRule("z", "z", on=make_shape("const", 7.0), off=make_shape("const", 3.0))]
+    got = build_costs(P, structures, rules, n, cache=CostCache(P, n))
+    assert got.tolist() == rounded_reference(P, structures, rules, n).tolist()
+
+
+@pytest.mark.parametrize("scales", [[400, 150, 0], [(1 << 52) + 1, 3, -((1 << 52) + 1)], [-7, (1 << 50) + 7, 2]])
+def test_const_total_sums_scales_of_shared_spans_first(loops_on, scales):
+    """Rules on the same spans and side add their scales before the marks (integers: the same
+    total as one rule at a time), a zero sum adds nothing."""
+    P = np.arange(41, dtype=np.int64)
+    starts, ends = np.array([2, 5, 30], np.int64), np.array([25, 12, 40], np.int64)
+    find = Finder(P, 40)
+    sets = [(starts, ends, side, s) for s in scales for side in ("on", "off")]
+    want = np.zeros(len(P), np.int64)
+    for side in ("on", "off"):
+        for s in scales:
+            want += s * reference.const_values(len(P), *_regions_of(P, starts, ends, side, 40), 1.0).astype(np.int64)
+    assert jit.const_total(find, sets, 40).tolist() == want.tolist()
+
+
+def _regions_of(P, starts, ends, side, n):
+    """``(k_lo, counts)`` of the regions holding a candidate (the reference's searches)."""
+    lo, hi, open_lo = reference.regions(starts, ends, side, n)
+    k_lo = np.searchsorted(P, lo, side="right" if open_lo else "left")
+    counts = np.maximum(np.searchsorted(P, hi, side="left") - k_lo, 0)
+    return k_lo[counts > 0], counts[counts > 0]
+
+
 def test_loops_need_an_O1_search():
     """Without a rank table (no text length given) the lattice keeps its numpy searches."""
     P = np.array([0, 4, 9, 30], dtype=np.int64)

@@ -175,7 +175,13 @@ LINES = st.lists(st.sampled_from([
     "<!-- c", "<!-->", "  <!-- x -->", "<div>", "a | b", "|", "\u3000x", "\u00a0", "x\u00a0",
     "\u2028", "\x0b", "\x1c", "\0", "标题", "😀 x", "1.\u00a0b", "-\u00a0c", "\\* x", "[l]: /u",
     "-====", "=-", "=-=x", "-=x", "==-- ", "--==\t", "*_*", "_-_", "+-+",
+    # pipes and delimiter rows: a "|" line is safe unless the next line may be a delimiter row
+    "x | y", "- a | b", "  a | b", "|---|", "--- | ---", " :-- | --: ", "-|-", "|:-:|", "| a |",
+    "a |", "- |---|", "  |---|", "|-x-|", ":--",
 ]), min_size=1, max_size=12)
+
+# a superset of _md_mistletoe._is_delimiter_row: "|", "-", ":" and whitespace only, one "-" at least
+_DELIMITER_CANDIDATE = re.compile(r"[|\-:\s]*-[|\-:\s]*")
 
 
 def _kernel(fn, jit: bool):
@@ -203,6 +209,11 @@ def test_line_table_is_linemap_and_the_python_tests(lines, eol, tail, bom, jit):
         assert bool(b & L.EMPTY) == (line == "\n"), line
         assert bool(b & L.MBLANK) == (not line.strip()), line
         assert bool(b & L.PIPE) == ("|" in line), line
+        after = mlines[i + 1] if i + 1 < len(mlines) else None
+        table_next = after is not None and _DELIMITER_CANDIDATE.fullmatch(after.rstrip("\r\n")) is not None
+        assert bool(b & L.TABLE) == ("|" in line and table_next), (line, after)
+        if after is not None and mm._is_delimiter_row(after):
+            assert table_next, after  # the candidates hold every delimiter row
         m = mm._ATX_START.match(line)
         assert int(table.levels[i]) == (len(m.group(1)) if m else 0), line
         comment = bool(mf._HTML_OPEN.match(line)) and line.lstrip(" ").startswith("<!--") \
@@ -235,12 +246,23 @@ def _interrupters():
     return [t for t in mm.TOKENS if hasattr(t, "check_interrupts_paragraph")]
 
 
-def _assert_safe(line: str) -> None:
-    """No block but a paragraph starts on ``line``, and it interrupts no paragraph."""
+def _starts(token_type, line: str, after: str) -> bool:
+    """Whether ``token_type`` starts on ``line`` followed by ``after``: its ``start``, and for a
+    table its ``read`` too (``start`` is any "|"; the delimiter row on the next line decides)."""
+    if not token_type.start(line):
+        return False
+    if token_type is mm.GfmTable:
+        return mm.GfmTable.read(FileWrapper([line, after, "\n"]), check_only=True) is not None
+    return True
+
+
+def _assert_safe(line: str, after: str = "\n") -> None:
+    """No block but a paragraph starts on ``line`` (followed by ``after``), and it interrupts
+    no paragraph."""
     assert line.strip()
-    started = [t.__name__ for t in mm.TOKENS if t is not mm.Paragraph and t.start(line)]
+    started = [t.__name__ for t in mm.TOKENS if t is not mm.Paragraph and _starts(t, line, after)]
     assert not started, (line, started)
-    fw = FileWrapper(["p\n", line, "\n", "\n"])
+    fw = FileWrapper(["p\n", line, after, "\n"])
     next(fw)
     hits = [t.__name__ for t in _interrupters() if t.check_interrupts_paragraph(fw)]
     assert not hits, (line, hits)
@@ -257,17 +279,22 @@ def test_safe_lines_open_only_paragraphs(lines, jit):
     with mm.mistletoe_state():
         for i, line in enumerate(mlines):
             b = int(table.bits[i])
+            after = mlines[i + 1] if i + 1 < len(mlines) else "\n"
             if b & L.SAFE:
-                _assert_safe(line)
+                _assert_safe(line, after)
+            # in a list item the next line loses its leading spaces (continuation) or is the
+            # raw line (lazy): both must leave the line safe
             if b & L.CSAFE:
-                _assert_safe(line.lstrip(" "))
+                _assert_safe(line.lstrip(" "), after)
+                _assert_safe(line.lstrip(" "), after.lstrip(" ") or "\n")
             if b & L.MSAFE:
-                _assert_safe(line[int(table.markers[i]):])
+                _assert_safe(line[int(table.markers[i]):], after)
+                _assert_safe(line[int(table.markers[i]):], after.lstrip(" ") or "\n")
 
 
 def test_kernel_bits_are_the_line_tables():
     for name in ("PLAIN", "EMPTY", "MBLANK", "COMMENT", "LBLANK", "FORCED", "SAFE", "PIPE",
-                 "CSAFE", "MSAFE", "THEMATIC", "OPEN_COMMENT", "SPACE"):
+                 "CSAFE", "MSAFE", "THEMATIC", "OPEN_COMMENT", "SPACE", "TABLE"):
         assert getattr(K, name) == getattr(L, name), name
     assert len(_md_top.LABELS) == K.L_CELL + 1
 

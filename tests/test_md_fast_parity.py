@@ -320,12 +320,13 @@ def lists(draw) -> str:
     for _ in range(draw(st.integers(1, 12))):
         marker = draw(st.sampled_from(["- ", "* ", "+ ", "1. ", "2. ", "3) ", "-", "1.", " - ",
                                        "   - ", "10. ", "-    ", "-     ", "- - -"]))
-        body = draw(st.sampled_from(["item", "**b**", "a | b", "", "# h", "`x`", "标题 😀"]))
+        body = draw(st.sampled_from(["item", "**b**", "a | b", "", "# h", "`x`", "标题 😀", "x | y |"]))
         items.append(marker + body)
         for _ in range(draw(st.integers(0, 3))):
             items.append(draw(st.sampled_from(["", "", "", "  cont", "  cont", "   cont", "lazy",
                                                "    code", "  - nested", "> q", "after", "===",
-                                               "  ", "<!-- c -->", "```", "| x |", "# h"])))
+                                               "  ", "<!-- c -->", "```", "| x |", "# h",
+                                               "  |---|", "--- | ---", "  a | b", "c | d"])))
     return draw(EOL).join(items) + "\n"
 
 

@@ -54,6 +54,40 @@ def covered(find: Finder, starts, ends, side: str, n: int):
     return tuple(a[:k] for a in out)
 
 
+# sets with up to this many spans in all go to const_sets_loop in one concatenated call; a
+# larger one (the words of a long document) is passed as it is, in a call of its own
+_CONCAT_SPANS = 1 << 16
+
+
+def const_total(find: Finder, sets: list[tuple[np.ndarray, np.ndarray, str, int]], n: int) -> np.ndarray:
+    """``sum(scale * coverage)`` of const rules given as ``(starts, ends, side, scale)`` (starts
+    sorted): the integers of ``covered`` then ``coverage_sum.marks_sum``, from one difference
+    row filled by :func:`~._lattice_loops.const_sets_loop` (rules on the same spans and side
+    add their scales first: integers, the same sums)."""
+    mode, P, base, offset = loop_args(find)
+    m1 = len(P)
+    merged: dict[tuple, list] = {}
+    for starts, ends, side, scale in sets:
+        merged.setdefault((id(starts), id(ends), side), [starts, ends, side, 0])[3] += scale
+    used = [entry for entry in merged.values() if entry[3] and len(entry[0])]
+    diff = np.zeros(m1 + 1, np.int64)
+    fill = compiled(loops.const_sets_loop, loops.HELPERS)
+    small = [u for u in used if len(u[0]) <= _CONCAT_SPANS]
+    groups = [small] if small else []
+    groups += [[u] for u in used if len(u[0]) > _CONCAT_SPANS]
+    for group in groups:
+        bounds = np.zeros(len(group) + 1, np.int64)
+        np.cumsum([len(u[0]) for u in group], out=bounds[1:])
+        if len(group) == 1:
+            starts, ends = group[0][0], group[0][1]
+        else:
+            starts, ends = np.concatenate([u[0] for u in group]), np.concatenate([u[1] for u in group])
+        fill(mode, P, base, offset, np.ascontiguousarray(starts, np.int64), np.ascontiguousarray(ends, np.int64),
+             bounds, np.array([u[2] == "off" for u in group], np.int64),
+             np.array([u[3] for u in group], np.int64), np.int64(n), diff)
+    return compiled(loops.running_sum_loop)(diff, np.int64(m1))
+
+
 def ramp(find: Finder, lo, hi, k_lo, counts, shape: Shape, lengths: np.ndarray,
          acc: np.ndarray | None = None):
     """A non-const shape over one batch of regions, compiled: ``(acc, a, b)``, the floats per

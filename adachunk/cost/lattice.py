@@ -436,7 +436,9 @@ def _has_spans(spans: "list[Structure] | SpanArrays") -> bool:
 def _cached_costs(cache: CostCache, structures, rules: list[CostRule]) -> np.ndarray:
     """:func:`build_costs` from a :class:`CostCache` (same integers)."""
     consts: list[tuple[np.ndarray, int]] = []
+    spans_consts = []  # (starts, ends, side, scale): the compiled loops sum these from the spans
     ramps = []
+    loops = jit.use_loops(cache.find)
     for rule in rules:
         found = structures.get(rule.label)
         if found is None or not _has_spans(found):
@@ -445,17 +447,25 @@ def _cached_costs(cache: CostCache, structures, rules: list[CostRule]) -> np.nda
         for side, shape in (("on", rule.on), ("off", rule.off)):
             if shape is None:
                 continue
-            if _integral_const(shape):
+            if _integral_const(shape) and loops:
+                spans_consts.append((starts, ends, side, int(shape.scale)))
+            elif _integral_const(shape):
                 found = cache.marks(starts, ends, side)
                 if found is not None:  # scale 0 too: the set of regions (the stack's key) stays fixed
                     consts.append((found, int(shape.scale)))
             else:
                 ramps.append((starts, ends, side, shape))
     # integers add exactly in any order: the const sum (a new array) becomes the total, and the
-    # ramps add into it, so no other row over the candidates is allocated
-    total = cache.const_sum(consts) if consts else np.zeros(len(cache.P), dtype=np.int64)
+    # ramps add into it, so no other row over the candidates is allocated. With the compiled
+    # loops the const rules go from their spans to one difference row in one call per document
+    # (no regions, marks or coverage kept: recomputing them costs less than the cache's
+    # bookkeeping did, for the first policy and for a tuning trial alike).
+    if loops:
+        total = jit.const_total(cache.find, spans_consts, cache.n)
+    else:
+        total = cache.const_sum(consts) if consts else np.zeros(len(cache.P), dtype=np.int64)
     scratch = None
-    if ramps and jit.use_loops(cache.find):
+    if ramps and loops:
         scratch = np.zeros(len(cache.P), dtype=np.float64)
     for starts, ends, side, shape in ramps:
         cache.add_ramp(total, starts, ends, side, shape, scratch)

@@ -29,6 +29,7 @@ SPACE = 1  # _units_fast_tables.SPACE: str.isspace
 # the line bits of _md_lines (checked equal by the tests)
 PLAIN, EMPTY, MBLANK, COMMENT, LBLANK, FORCED, SAFE, PIPE = 1, 2, 4, 8, 16, 32, 64, 128
 CSAFE, MSAFE, THEMATIC, OPEN_COMMENT = 256, 512, 1024, 2048
+TABLE = 32768
 
 # row labels: _md_top.LABELS
 L_PARAGRAPH, L_HEADING, L_HTML, L_LIST, L_ITEM, L_CODE, L_TABLE, L_ROW, L_CELL = range(9)
@@ -124,7 +125,7 @@ def _read_item(codes, f, starts, ends, bits, levels, markers, i, prepend, hi):
                 # ListItem.read's branches step back alike
                 return j, blanks, False
             return -1, 0, False  # _interrupts would ask every interrupter
-        if b & PIPE:
+        if b & TABLE:
             return -1, 0, False  # "- a | b" may interrupt as a table before it is an item
         if b & THEMATIC:
             return j, blanks, False

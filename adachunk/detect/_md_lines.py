@@ -39,6 +39,10 @@ OPEN_COMMENT = 2048  # at most three spaces, then "<!--" (Html.start's kind 2)
 CLOSE_TAG = 4096  # "</" in line: _WRAP_CLOSE_ANY can start here
 WRAP_SCAN = 8192  # " {0,3}" then "```", "~~~", or "<" and t, T, f or F: _WRAP_SCAN can match
 DEEP = 16384  # the line opens with at least ``deep`` characters of _DEEP_CANDIDATE's class
+# "|" in the line, and the next line may be a GFM delimiter row (it holds only "|", "-", ":" and
+# whitespace, a "-" among them: a superset of _md_mistletoe._is_delimiter_row): a table may
+# start or interrupt a paragraph here. A "|" line without it is read as any other line.
+TABLE = 32768
 
 NL, CR, SP, HASH, LT, BANG, DASH = 10, 13, 32, 35, 60, 33, 45
 
@@ -179,22 +183,33 @@ def _deep_class(c):
             or c == 46 or c == 41)
 
 
-def _line_bits(codes, f, s, bom, deep):
-    """``(end, bits, atx level, pipes, marker content, marker leader end)`` of the line that
-    starts at ``s`` (offsets relative to ``s``; see :func:`line_table`).
+def _line_bits(codes, f, s, bom, deep, table):
+    """``(end, bits, atx level, pipes, marker content, marker leader end, delimiter
+    candidate)`` of the line that starts at ``s`` (offsets relative to ``s``; see
+    :func:`line_table`). ``table``: whether a ``|`` on the line may open a table (the next line
+    may be a delimiter row); when not, the line's safety bits are those of the line without
+    its ``|`` (``PLAIN`` and ``PIPE`` still see them).
 
     One pass to the line's terminator; whitespace is looked up only up to the first character
-    that is not (the rest of a line is only searched for ``|``).
+    that is not, or while the line may still be a delimiter row (the rest of a line is only
+    searched for ``|``).
     """
     n = codes.shape[0]
     e = s
     visible = -1  # first character that is not whitespace (mistletoe's reading)
     pipes = 0
     close_tag = False
+    other = False  # a character that no delimiter row holds
+    dash = False
     while e < n:
         c = codes[e]
         if c == NL or c == CR:
             break
+        if not other:
+            if c == 45:
+                dash = True
+            elif c != 124 and c != 58 and c != SP and not _space(f, c):
+                other = True
         if c == 124:
             pipes += 1
         elif c == LT and e + 1 < n and codes[e + 1] == 47:
@@ -208,6 +223,7 @@ def _line_bits(codes, f, s, bom, deep):
         i += 1
     first = _at(codes, i, bom) if i < e else NL
     pipe = pipes > 0
+    blocks = pipe and table  # the "|" may open a table: the line is no safe line
     bits = PIPE if pipe else 0
     if close_tag:
         bits |= CLOSE_TAG
@@ -232,6 +248,8 @@ def _line_bits(codes, f, s, bom, deep):
     plain = not pipe and not _space(f, first) and not _opens_block(first)
     if plain:
         bits |= PLAIN | SAFE
+    elif not blocks and not _space(f, first) and not _opens_block(first):
+        bits |= SAFE  # plain but for a "|" that opens no table
     level = _atx_level(codes, f, i, e) if first == HASH else 0
     if first == LT and i + 3 < e and codes[i + 1] == BANG and codes[i + 2] == DASH \
             and codes[i + 3] == DASH:
@@ -241,13 +259,13 @@ def _line_bits(codes, f, s, bom, deep):
             if codes[k] == DASH and codes[k + 1] == DASH and codes[k + 2] == 62:
                 bits |= COMMENT
                 break
-    if not plain and not pipe and i < e and _safe_opening(codes, f, i, e, first):
+    if not plain and not blocks and i < e and _safe_opening(codes, f, i, e, first):
         bits |= SAFE
     if not (s == 0 and bom):  # the reader leaves a BOM line to mistletoe: no marker, no CSAFE
         v = s
         while v < e and codes[v] == SP:
             v += 1
-        if _safe_at(codes, f, v, e, pipe):
+        if _safe_at(codes, f, v, e, blocks):
             bits |= CSAFE
         if (first == 45 or first == 42 or first == 95) and not _run_then_other(codes, f, i, e, first,
                                                                                first):
@@ -257,17 +275,21 @@ def _line_bits(codes, f, s, bom, deep):
             if k >= 3:
                 bits |= THEMATIC
     content, lead = _marker(codes, f, i, e) if i < e else (0, 0)
-    if content > 0 and _safe_at(codes, f, content, e, pipe):
+    if content > 0 and _safe_at(codes, f, content, e, blocks):
         bits |= MSAFE
+    if blocks:
+        bits |= TABLE
+    cand = dash and not other
     if content == 0:
-        return e, bits, level, pipes, 0, 0
-    return e, bits, level, pipes, (content - s if content > 0 else -1), lead - s
+        return e, bits, level, pipes, 0, 0, cand
+    return e, bits, level, pipes, (content - s if content > 0 else -1), lead - s, cand
 
 
 def line_table(codes, f, bom, deep):
     """Every line's ``(starts, ends, bits, atx levels, pipes, markers, leads)``.
 
-    ``pipes``: how many ``|`` the line holds. ``markers``: where a list marker's content
+    ``pipes``: how many ``|`` the line holds (a line with one is safe, like any other, when
+    the next line cannot be a delimiter row; :data:`TABLE` marks those that stay unsafe). ``markers``: where a list marker's content
     starts, from the line's start (0: no marker; -1: a marker of a shape left to mistletoe);
     ``leads``: where its leader ends.
 
@@ -286,9 +308,10 @@ def line_table(codes, f, bom, deep):
     pipes = np.empty(m, np.int32)
     markers = np.empty(m, np.int8)
     leads = np.empty(m, np.int8)
+    cand = np.zeros(m + 1, np.bool_)  # the line may be a delimiter row (one past the last: no)
     s = 0
     for k in range(m):
-        e, b, lv, pp, mk, ld = _line_bits(codes, f, s, bom, deep)
+        e, b, lv, pp, mk, ld, cd = _line_bits(codes, f, s, bom, deep, True)
         starts[k] = s
         ends[k] = e
         bits[k] = b
@@ -296,9 +319,16 @@ def line_table(codes, f, bom, deep):
         pipes[k] = pp
         markers[k] = mk
         leads[k] = ld
+        cand[k] = cd
         if e < n and codes[e] == CR and e + 1 < n and codes[e + 1] == NL:
             e += 1
         s = e + 1
+    # a "|" line whose next line is no delimiter row opens no table in any block the reader
+    # reads (the top level, list items: their lines lose leading whitespace only, which makes
+    # no delimiter row of a line that is none): read it again as such
+    for k in range(m):
+        if (bits[k] & PIPE) and not cand[k + 1]:
+            bits[k] = _line_bits(codes, f, starts[k], bom, deep, False)[1]
     return starts, ends, bits, levels, pipes, markers, leads
 
 

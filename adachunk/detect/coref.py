@@ -42,7 +42,12 @@ def pair_spans(pairs, max_chars: int | None = None) -> list[tuple[int, int]]:
 class CorefPairDetector(Detector):
     """Coreference pairs of the document (see module docstring)."""
 
-    reads_metrics = ("coref",)  # backend 'metrics' resolves with the profile's coreference spec
+    @property
+    def reads_metrics(self) -> tuple[str, ...]:  # type: ignore[override]
+        """``("coref",)`` for backend ``metrics`` (its pairs follow the profile's coreference
+        spec); any other backend reads nothing there, so the analysis key leaves the metrics
+        out and is computed once per detector, not once per document."""
+        return ("coref",) if self.params.backend == "metrics" else ()
 
     class Params(DetectorParams):
         """Profile fields of ``coref.pair.v1``."""
@@ -61,11 +66,14 @@ class CorefPairDetector(Detector):
         from ..metrics.coref import pairs_for
 
         backend = self.params.backend
+        doc = ctx.document()
+        if backend == "precomputed" and doc.entity_pron_pairs is None and not doc.source:
+            return []  # in-memory text without pairs: no pairs and no side file to look for
         if backend == "metrics":
             spec = ctx.coref
         else:
             spec = {"type": "precomputed.v1"} if backend == "precomputed" else backend
-        pairs = pairs_for(ctx.document(), spec, ctx.memo).pairs
+        pairs = pairs_for(doc, spec, ctx.memo).pairs
         return pair_spans(pairs, self.params.max_chars)
 
     def detect(self, ctx: DetectContext) -> list[Structure]:

@@ -158,5 +158,11 @@ class PageEndDetector(Detector):
 
     def detect(self, ctx: DetectContext) -> list[Structure]:
         """One structure per page break."""
-        spans = ctx.memo(("page.end",), lambda: page_ends(ctx.text))
-        return [Structure(a, b, self.name) for a, b in spans]
+        return [Structure(a, b, self.name) for a, b in self._spans(ctx)]
+
+    def detect_arrays(self, ctx: DetectContext) -> SpanArrays:
+        """:meth:`detect`'s spans as start and end arrays, without a Structure per page."""
+        return _arrays(self._spans(ctx))
+
+    def _spans(self, ctx: DetectContext) -> list[tuple[int, int]]:
+        return ctx.memo(("page.end",), lambda: page_ends(ctx.text))
