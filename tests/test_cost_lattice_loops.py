@@ -126,6 +126,23 @@ def _regions_of(P, starts, ends, side, n):
     return k_lo[counts > 0], counts[counts > 0]
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=lattices(), shape=st.sampled_from(SHAPES[1:]), width=_widths, side=st.sampled_from(["on", "off"]))
+def test_built_in_ramps_go_from_their_spans_in_one_call(loops_on, data, shape, width, side, monkeypatch):
+    """A built-in ramp in one batch takes the fused loop (the batched path is never asked) and
+    gives the reference's integers."""
+    P, starts, ends, n = data
+
+    def batched(*args, **kwargs):
+        raise AssertionError("the batched ramp path ran")
+
+    monkeypatch.setattr(jit, "ramp", batched)
+    sh = make_shape(shape, 53.7, width)
+    rule = CostRule("r", "x", **{side: sh})
+    got = build_costs(P, {"x": (starts, ends)}, [rule], n, cache=CostCache(P, n))
+    assert got.tolist() == rounded_reference(P, {"x": (starts, ends)}, [rule], n).tolist()
+
+
 def test_loops_need_an_O1_search():
     """Without a rank table (no text length given) the lattice keeps its numpy searches."""
     P = np.array([0, 4, 9, 30], dtype=np.int64)

@@ -14,6 +14,7 @@ import numpy as np
 from .._jit import compiled, numba_loaded
 from . import _lattice_loops as loops
 from .candidates import JIT_MIN_CANDIDATES, Finder
+from . import punishments
 from .punishments import Shape
 from .reference import ramp_batch
 from .reference import regions as _regions
@@ -86,6 +87,34 @@ def const_total(find: Finder, sets: list[tuple[np.ndarray, np.ndarray, str, int]
              bounds, np.array([u[2] == "off" for u in group], np.int64),
              np.array([u[3] for u in group], np.int64), np.int64(n), diff)
     return compiled(loops.running_sum_loop)(diff, np.int64(m1))
+
+
+# the shape functions ramp_shape_loop evaluates itself, by their code there
+_BUILT_IN_RAMPS = {punishments.linear: loops.LINEAR, punishments.reverse_linear: loops.REVERSE_LINEAR,
+                   punishments.triangular: loops.TRIANGULAR,
+                   punishments.inverse_triangular: loops.INVERSE_TRIANGULAR}
+
+
+def ramp_shape(find: Finder, starts: np.ndarray, ends: np.ndarray, side: str, n: int, shape: Shape,
+               batch: int, scratch: np.ndarray, total: np.ndarray) -> bool:
+    """``total += rint(`` the ramp of a built-in shape on one side of the spans (sorted) ``)``
+    in one compiled call, from the spans themselves (no region arrays, segments or rows made):
+    :func:`~._lattice_loops.ramp_shape_loop`. ``scratch``: an all-zero float row over the
+    candidates, left all zero.
+
+    Returns:
+        False, with nothing added, for a shape of another kind (a registered plugin), regions
+        covering more than ``batch`` candidates (the reference adds those batch by batch) or
+        overlapping segments: the caller's path then does it.
+    """
+    code = _BUILT_IN_RAMPS.get(shape.fn)
+    width = 0.0 if shape.width is None else float(shape.width)
+    if code is None or not np.isfinite(width) or not np.isfinite(float(shape.scale)):
+        return False
+    mode, P, base, offset = loop_args(find)
+    return bool(compiled(loops.ramp_shape_loop, loops.RAMP_HELPERS)(
+        mode, P, base, offset, np.ascontiguousarray(starts, np.int64), np.ascontiguousarray(ends, np.int64),
+        side == "off", np.int64(n), np.int64(code), float(shape.scale), width, np.int64(batch), scratch, total))
 
 
 def ramp(find: Finder, lo, hi, k_lo, counts, shape: Shape, lengths: np.ndarray,

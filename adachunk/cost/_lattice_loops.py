@@ -158,6 +158,118 @@ def ramp_loop(mode, P, rbase, roff, lo, k_lo, counts, d0, d1, v0, v1, acc):
     return True, touched_lo, max(touched_lo, touched_hi)
 
 
+# the built-in ramps (:mod:`adachunk.cost.punishments`) that ramp_shape_loop evaluates itself
+LINEAR, REVERSE_LINEAR, TRIANGULAR, INVERSE_TRIANGULAR = 1, 2, 3, 4
+
+
+def _segments(code, width):
+    """How many segments the built-in shape ``code`` has (``width`` 0.0: none given)."""
+    if code == LINEAR:
+        return 2 if width != 0.0 else 1
+    return 1 if code == REVERSE_LINEAR else 2
+
+
+def _segment(code, length, scale, width, s):
+    """Segment ``s`` ``(d0, d1, v0, v1)`` of the built-in shape ``code`` over a region of
+    ``length``: the floats the shape's function in ``punishments`` computes for that region
+    (``width`` 0.0 where it tests ``if width`` false)."""
+    if code == LINEAR:
+        if width != 0.0:
+            if s == 0:
+                return 0.0, width, 0.0, scale
+            return width, np.inf, scale, scale
+        return 0.0, length, 0.0, scale
+    if code == REVERSE_LINEAR:
+        return 0.0, (width if width != 0.0 else length), scale, 0.0
+    half = length / 2.0
+    if code == TRIANGULAR:
+        if s == 0:
+            return 0.0, half, 0.0, scale
+        return half, length, scale, 0.0
+    if s == 0:  # INVERSE_TRIANGULAR
+        return 0.0, half, scale, 0.0
+    return half, length, 0.0, scale
+
+
+def _region(mode, P, rbase, roff, starts, ends, off, n, r):
+    """Span ``r``'s region as ``covered_loop`` sees it: ``(origin, hi, first candidate, count)``
+    (``off``: the gap ``[end, next start)``, else strictly inside the span)."""
+    if not off:
+        first = _search(mode, P, rbase, roff, starts[r] + 1)
+        return starts[r], ends[r], first, _search(mode, P, rbase, roff, ends[r]) - first
+    lo = ends[r]
+    t, t_hi = 0, starts.shape[0]  # np.searchsorted(starts, lo, "left")
+    while t < t_hi:
+        mid = (t + t_hi) >> 1
+        if starts[mid] < lo:
+            t = mid + 1
+        else:
+            t_hi = mid
+    hi = starts[t] if t < starts.shape[0] else n
+    if hi < lo:
+        hi = lo
+    first = _search(mode, P, rbase, roff, lo)
+    return lo, hi, first, _search(mode, P, rbase, roff, hi) - first
+
+
+def _bounds(mode, P, rbase, roff, origin, region_lo, region_end, d0, d1):
+    """``ramp_loop``'s candidate range of one segment inside its region."""
+    i0 = max(_search(mode, P, rbase, roff, origin + _ceil_bound(d0, _HUGE)), region_lo)
+    i1 = min(_search(mode, P, rbase, roff, origin + _ceil_bound(d1, -1.0)), region_end)
+    return i0, (i1 if i1 > i0 else i0)
+
+
+def ramp_shape_loop(mode, P, rbase, roff, starts, ends, off, n, code, scale, width, batch, acc, total):
+    """A built-in ramp from its spans to ``total``: ``covered_loop``, the shape's segments,
+    :func:`ramp_loop` into the all-zero row ``acc`` and :func:`round_add_loop`, in one call and
+    with the same floats, for spans (sorted by start) whose regions cover at most ``batch``
+    candidates in all (the reference's one batch).
+
+    Returns:
+        False, with nothing written, when the regions cover more than ``batch`` candidates or
+        two segments of a region share one: the caller's batched path does those.
+    """
+    segs = _segments(code, width)
+    covered = 0
+    for r in range(starts.shape[0]):  # first pass: the batch and the segments' overlaps
+        origin, hi, region_lo, count = _region(mode, P, rbase, roff, starts, ends, off, n, r)
+        if count <= 0:
+            continue
+        covered += count
+        if covered > batch:
+            return False
+        length = np.float64(hi - origin)
+        if segs == 2:
+            a0, a1, _u0, _u1 = _segment(code, length, scale, width, 0)
+            b0, b1, _w0, _w1 = _segment(code, length, scale, width, 1)
+            i0, i1 = _bounds(mode, P, rbase, roff, origin, region_lo, region_lo + count, a0, a1)
+            j0, j1 = _bounds(mode, P, rbase, roff, origin, region_lo, region_lo + count, b0, b1)
+            if i1 > i0 and j1 > j0 and max(i0, j0) < min(i1, j1):
+                return False
+    touched_lo, touched_hi = acc.shape[0], 0
+    for r in range(starts.shape[0]):
+        origin, hi, region_lo, count = _region(mode, P, rbase, roff, starts, ends, off, n, r)
+        if count <= 0:
+            continue
+        length = np.float64(hi - origin)
+        for s in range(segs):
+            a, b, v0, v1 = _segment(code, length, scale, width, s)
+            i0, i1 = _bounds(mode, P, rbase, roff, origin, region_lo, region_lo + count, a, b)
+            if i1 > i0:
+                touched_lo = min(touched_lo, i0)
+                touched_hi = max(touched_hi, i1)
+            w = b - a if np.isfinite(b) else 1.0
+            slope = (v1 - v0) / w if np.isfinite(b) and w > 0 else 0.0
+            for i in range(i0, i1):
+                base = np.float64(P[i] - origin)
+                base = base - a
+                x = base * slope
+                x = x + v0
+                acc[i] += x
+    round_add_loop(acc, touched_lo, max(touched_lo, touched_hi), total)
+    return True
+
+
 def marks_loop(opens, closes, scale, diff):
     """One rule of ``coverage_sum.marks_sum``: ``scale`` added at its regions' opening candidate
     indices and taken at their closing ones, in the int64 difference row ``diff`` (``m1 + 1``
@@ -221,3 +333,4 @@ def move_add_loop(acc, a, b, out):
 
 
 HELPERS = (_search, _ceil_bound)
+RAMP_HELPERS = HELPERS + (_segments, _segment, _region, _bounds, round_add_loop)

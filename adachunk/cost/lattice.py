@@ -322,13 +322,17 @@ class CostCache:
         if shape.is_const:
             total += np.rint(shape_values(self.P, starts, ends, shape, side, self.n)).astype(np.int64)
             return
+        loops = jit.use_loops(self.find)
+        if loops and scratch is not None and jit.ramp_shape(self.find, starts, ends, side, self.n, shape,
+                                                            _BATCH, scratch, total):
+            return  # a built-in ramp in one batch: one call from the spans, nothing kept
         cov = self.covered(starts, ends, side)
         if cov is None:
             return
         lo, hi, k_lo, counts = cov
         # the reference's batches and order, with each batch's region lengths
         slices = self._get(starts, ends, ("batches", side), lambda: _batch_rows(lo, hi, counts))
-        if jit.use_loops(self.find):  # one compiled pass per batch: nothing scale-free to keep
+        if loops:  # one compiled pass per batch: nothing scale-free to keep
             # Every row over the candidates comes from one scratch row, left all zero after
             # each use: at 20 MB of text a fresh row is a 36 MB mapping, faulted in page by
             # page (the lattice's system time was 0.2 s of its 0.44 s there).
