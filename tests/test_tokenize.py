@@ -226,6 +226,16 @@ def test_token_edges_loop_equals_its_numpy_twin(tokens):
     assert [a.tolist() for a in compiled(token_edges)(codes)] == want
     if not any(cont for _begun, cont in tokens):  # the ASCII shortcut: every end is kept
         assert [a.tolist() for a in _token_edges_numpy(codes, True)] == want
+    # the same from ids and a table of codes (ids 0..n-1 map to the codes in reverse order)
+    from adachunk.tokenize import token_edges_of_ids
+
+    table = np.concatenate((codes[::-1], [-1]))
+    ids = np.arange(len(codes) - 1, -1, -1, dtype=np.int64)
+    for fn in (token_edges_of_ids, compiled(token_edges_of_ids)):
+        known, positions, sizes = fn(ids, table)
+        assert known and [positions.tolist(), sizes.tolist()] == want
+        assert not fn(np.append(ids, len(codes)), table)[0]  # an id without a code yet
+        assert not fn(np.append(ids, len(table)), table)[0]  # an id past the table
 
 
 def test_boundaries_same_with_and_without_the_compiled_pass(monkeypatch):
