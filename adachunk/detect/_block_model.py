@@ -151,10 +151,15 @@ class _Units:
 
     def spans(self) -> list[tuple[int, int]]:
         """One ``(start, end)`` per unit: from its first block's start to its last block's end."""
+        starts, ends = self.arrays()
+        return list(zip(starts.tolist(), ends.tolist()))
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`spans` as start and end arrays (int64)."""
         first = np.flatnonzero(np.concatenate(([True], ~self.glue)))
         last = np.append(first[1:] - 1, len(self.blocks) - 1)
-        starts, ends = np.asarray(self.starts)[first].tolist(), np.asarray(self.ends)[last].tolist()
-        return list(zip(starts, ends))
+        return (np.array(self.starts, dtype=np.int64)[first],
+                np.array(self.ends, dtype=np.int64)[last])
 
     def candidates(self, prefilter: re.Pattern, chars: str) -> list[int]:
         """Paragraphs whose character in ``chars`` (``firsts`` or ``lasts``) passes ``prefilter``."""
@@ -363,9 +368,16 @@ def bound_blocks(text: str, blocks: Sequence[Structure] | Sequence[Row],
     Returns:
         Sorted, disjoint ``(start, end)`` spans, one per unit.
     """
+    starts, ends = bound_block_arrays(text, blocks, model)
+    return list(zip(starts.tolist(), ends.tolist()))
+
+
+def bound_block_arrays(text: str, blocks: Sequence[Structure] | Sequence[Row],
+                       model: BlockModel = BlockModel()) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`bound_blocks` as start and end arrays (int64), as the cost lattice takes them."""
     top = top_level(_rows(blocks))
     if not top:
-        return []
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     units = _Units(text, [b for b in top if b[2] != "thematic_break"] or top)
     if model.points:
         _bind_points(units)
@@ -377,4 +389,4 @@ def bound_blocks(text: str, blocks: Sequence[Structure] | Sequence[Row],
         _bind_footnotes(units, model)
     if model.headings:
         _bind_headings(units)
-    return units.spans()
+    return units.arrays()

@@ -35,7 +35,7 @@ from pydantic import Field
 
 from ..registry import detectors
 from ..types import SpanArrays, Structure, span_arrays
-from ._block_model import BlockModel, FootnoteMode, bound_blocks
+from ._block_model import BlockModel, FootnoteMode, bound_block_arrays
 from .base import DetectContext, Detector, DetectorParams
 from .markdown import shared_rows
 
@@ -99,16 +99,23 @@ class DocumentBlockDetector(Detector):
     def spans(self, ctx: DetectContext) -> list[tuple[int, int]]:
         """The blocks as ``(start, end)`` pairs (cached per document and settings)."""
         doc = ctx.doc
-        use_ingested = self.params.source == "ingested" or (
-            self.params.source == "auto" and doc is not None and doc.split_points is not None)
-        if use_ingested:
+        if self._ingested(ctx):
             if doc is None or doc.split_points is None:
                 return []  # nothing was ingested with blocks
             return ctx.memo(("document.block.ingested",),
                             lambda: ingested_blocks(ctx.text, doc.split_points, doc.id))
+        starts, ends = self._markdown_arrays(ctx)
+        return list(zip(starts.tolist(), ends.tolist()))
+
+    def _markdown_arrays(self, ctx: DetectContext) -> tuple[np.ndarray, np.ndarray]:
         model = self._model()
         blocks = shared_rows(ctx)
-        return ctx.memo(("document.block.markdown", model), lambda: bound_blocks(ctx.text, blocks, model))
+        return ctx.memo(("document.block.markdown", model), lambda: bound_block_arrays(ctx.text, blocks, model))
+
+    def _ingested(self, ctx: DetectContext) -> bool:
+        doc = ctx.doc
+        return self.params.source == "ingested" or (
+            self.params.source == "auto" and doc is not None and doc.split_points is not None)
 
     def detect(self, ctx: DetectContext) -> list[Structure]:
         """One structure per block, labelled with this structure's name."""
@@ -117,7 +124,9 @@ class DocumentBlockDetector(Detector):
     def detect_arrays(self, ctx: DetectContext) -> SpanArrays:
         """The blocks as start and end arrays, without a :class:`Structure` per block (the
         spans are sorted and non-empty, so these are :meth:`detect`'s arrays)."""
-        return _arrays(self.spans(ctx))
+        if self._ingested(ctx):
+            return _arrays(self.spans(ctx))
+        return span_arrays(self._markdown_arrays(ctx))
 
 
 def _arrays(spans: list[tuple[int, int]]) -> SpanArrays:
