@@ -37,7 +37,7 @@ STAGES = (
     ("  of which the encoder", "adachunk.tokenize", "TiktokenCounter._ids"),
     ("Markdown blocks", "adachunk.detect.markdown", "parse_block_rows"),
     ("sentences, words, line breaks (one scan)", "adachunk.detect._units_fast", "scan"),
-    ("document blocks", "adachunk.detect._block_model", "bound_blocks"),
+    ("document blocks", "adachunk.detect._block_model", "bound_block_arrays"),
     ("all detection", "adachunk.split.dp", "detect_all"),
     ("cost lattice", "adachunk.split.dp", "Candidates.add_costs"),
     ("solver", "adachunk.split.dp", "Candidates.solve"),
