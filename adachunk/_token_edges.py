@@ -2,10 +2,10 @@
 
 Per token a *code*: ``2 * (characters that start in its bytes) + (1 if its first byte is a
 UTF-8 continuation byte)``. A token's end is a candidate cut unless the next token opens with a
-continuation byte. :func:`token_edges` (compiled by :func:`adachunk._jit.compiled`, its own
-plain twin) and :func:`_token_edges_numpy` turn the codes into offsets and prefix token counts;
-:func:`token_edges_of_ids` does it from the ids and a table of codes. The compiled functions stay
-in this file: Numba's disk cache watches the compiled function's own file only.
+continuation byte. :func:`token_edges_of_ids` (compiled by :func:`adachunk._jit.compiled`, its
+own plain twin) turns the tokens' ids and a table of codes into offsets and prefix token counts
+in one loop, :func:`_token_edges_numpy` the codes themselves in numpy passes. The compiled
+function stays in this file: Numba's disk cache watches the compiled function's own file only.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import numpy as np
 
 
 def _token_edges_numpy(codes: np.ndarray, ascii_text: bool) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`token_edges` in numpy passes (for processes that have not loaded Numba)."""
+    """:func:`token_edges_of_ids` of the codes themselves, in numpy passes (for processes that
+    have not loaded Numba)."""
     ends = np.cumsum(codes >> 1)  # characters begun up to each token's end
     if ascii_text:  # one byte per code point: every token end is a candidate
         return np.concatenate(([0], ends)).astype(np.int64), np.arange(len(codes) + 1, dtype=np.int64)
@@ -26,36 +27,15 @@ def _token_edges_numpy(codes: np.ndarray, ascii_text: bool) -> tuple[np.ndarray,
     return positions, sizes
 
 
-def token_edges(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """What :meth:`TiktokenCounter.boundaries` returns, from the tokens' ``_char_codes``, in one
-    loop (:func:`_token_edges_numpy` is the reference twin; ``tests/test_tokenize.py`` compares
-    them).
-
-    A token's end is a candidate unless the next token opens with a continuation byte; the last
-    token's end always is (``codes`` holds at least one token).
-    """
-    n = codes.shape[0]
-    positions = np.empty(n + 1, np.int64)
-    sizes = np.empty(n + 1, np.int64)
-    positions[0] = 0
-    sizes[0] = 0
-    end, k = 0, 1
-    for t in range(n):
-        end += codes[t] >> 1
-        if t + 1 == n or (codes[t + 1] & 1) == 0:
-            positions[k] = end
-            sizes[k] = t + 1
-            k += 1
-    return positions[:k], sizes[:k]
-
-
 def token_edges_of_ids(ids: np.ndarray, table: np.ndarray) -> tuple[bool, np.ndarray, np.ndarray]:
-    """:func:`token_edges` of ``table[ids]`` (the tokens' ``_char_codes``) without making that
-    row: ``(True, positions, sizes)``, or ``(False, ...)`` as soon as an id has no code in
-    ``table`` yet (the caller fills the table and takes :func:`token_edges`).
+    """What :meth:`TiktokenCounter.boundaries` returns, from the ids and their codes ``table``
+    (``table[ids]`` are the tokens' ``_char_codes``), in one loop and without that row:
+    ``(True, positions, sizes)``, or ``(False, ...)`` as soon as an id has no code in ``table``
+    yet (the caller fills the table and asks again). :func:`_token_edges_numpy` is the
+    reference twin (``tests/test_tokenize.py`` compares them).
 
-    The same candidates: a token that opens with a character (its code's low bit 0) closes
-    the run before it, and the last token's end always is one (``ids`` is not empty).
+    A token that opens with a character (its code's low bit 0) closes the run before it as a
+    candidate; the last token's end always is one (``ids`` is not empty).
     """
     n = ids.shape[0]
     m = table.shape[0]

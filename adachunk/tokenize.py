@@ -30,7 +30,7 @@ from typing import Protocol
 import numpy as np
 
 from ._jit import compiled, numba_loaded
-from ._token_edges import _token_codes, _token_edges_numpy, token_edges, token_edges_of_ids  # noqa: F401
+from ._token_edges import _token_codes, _token_edges_numpy, token_edges_of_ids
 from ._vocab import _check_name, offline_encoding
 from .registry import tokenizers
 
@@ -302,12 +302,14 @@ class TiktokenCounter:
             return np.zeros(1, np.int64), np.zeros(1, np.int64)
         ids = self._ids(safe)
         if numba_loaded():  # one compiled pass instead of eight numpy ones (CLAIR: 109 -> 87 ms)
-            table = self._codes
-            if table is not None:  # every id seen before: straight from the ids, no codes row
-                known, positions, sizes = compiled(token_edges_of_ids)(ids, table)
+            edges = compiled(token_edges_of_ids)
+            if self._codes is not None:  # every id seen before: straight from the ids
+                known, positions, sizes = edges(ids, self._codes)
                 if known:
                     return positions, sizes
-            return compiled(token_edges)(self._char_codes(ids, safe))
+            self._char_codes(ids, safe)  # fills the table for the ids it lacked
+            _known, positions, sizes = edges(ids, self._codes)
+            return positions, sizes
         return _token_edges_numpy(self._char_codes(ids, safe), safe.isascii())
 
 

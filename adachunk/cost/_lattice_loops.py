@@ -47,6 +47,21 @@ def _ceil_bound(x, nan):
     return np.int64(np.ceil(min(max(x, -1.0), _HUGE)))
 
 
+def _gap_end(starts, a0, a1, lo, n):
+    """Where the gap after a span ending at ``lo`` ends (``reference.regions``, side "off"):
+    the first of ``starts[a0:a1]`` (sorted) that is ``>= lo`` (``np.searchsorted``, "left"),
+    else ``n``; never before ``lo``."""
+    t, t_hi = a0, a1
+    while t < t_hi:
+        mid = (t + t_hi) >> 1
+        if starts[mid] < lo:
+            t = mid + 1
+        else:
+            t_hi = mid
+    hi = starts[t] if t < a1 else n
+    return hi if hi >= lo else lo
+
+
 def covered_loop(mode, P, rbase, roff, lo, hi, open_lo, lo_out, hi_out, k_out, cnt_out):
     """``lattice._covered`` once the regions ``[lo, hi)`` are known (``reference.regions``):
     the regions holding a candidate, written to the ``*_out`` arrays.
@@ -93,16 +108,7 @@ def const_sets_loop(mode, P, rbase, roff, starts, ends, bounds, sides, scales, n
             continue
         for r in range(a0, a1):
             lo = ends[r]
-            t, t_hi = a0, a1  # np.searchsorted(starts, lo, "left") within the set
-            while t < t_hi:
-                mid = (t + t_hi) >> 1
-                if starts[mid] < lo:
-                    t = mid + 1
-                else:
-                    t_hi = mid
-            hi = starts[t] if t < a1 else n
-            if hi < lo:
-                hi = lo
+            hi = _gap_end(starts, a0, a1, lo, n)
             first = _search(mode, P, rbase, roff, lo)
             stop = _search(mode, P, rbase, roff, hi)
             if stop > first:
@@ -198,16 +204,7 @@ def _region(mode, P, rbase, roff, starts, ends, off, n, r):
         first = _search(mode, P, rbase, roff, starts[r] + 1)
         return starts[r], ends[r], first, _search(mode, P, rbase, roff, ends[r]) - first
     lo = ends[r]
-    t, t_hi = 0, starts.shape[0]  # np.searchsorted(starts, lo, "left")
-    while t < t_hi:
-        mid = (t + t_hi) >> 1
-        if starts[mid] < lo:
-            t = mid + 1
-        else:
-            t_hi = mid
-    hi = starts[t] if t < starts.shape[0] else n
-    if hi < lo:
-        hi = lo
+    hi = _gap_end(starts, 0, starts.shape[0], lo, n)
     first = _search(mode, P, rbase, roff, lo)
     return lo, hi, first, _search(mode, P, rbase, roff, hi) - first
 
@@ -332,5 +329,5 @@ def move_add_loop(acc, a, b, out):
         acc[i] = 0.0
 
 
-HELPERS = (_search, _ceil_bound)
+HELPERS = (_search, _ceil_bound, _gap_end)
 RAMP_HELPERS = HELPERS + (_segments, _segment, _region, _bounds, round_add_loop)
