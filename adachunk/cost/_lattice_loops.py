@@ -85,6 +85,41 @@ def covered_loop(mode, P, rbase, roff, lo, hi, open_lo, lo_out, hi_out, k_out, c
     return k
 
 
+def _region(mode, P, rbase, roff, starts, ends, a0, a1, off, n, r):
+    """Span ``r`` of the set ``starts[a0:a1]`` (sorted by start): its region as
+    ``reference.regions`` makes it and ``covered_loop`` counts its candidates, ``(origin, hi,
+    first candidate, count)`` (``off``: the gap ``[end, next start)``, else strictly inside the
+    span)."""
+    if not off:
+        first = _search(mode, P, rbase, roff, starts[r] + 1)  # "right" of an integer
+        return starts[r], ends[r], first, _search(mode, P, rbase, roff, ends[r]) - first
+    lo = ends[r]
+    hi = _gap_end(starts, a0, a1, lo, n)
+    first = _search(mode, P, rbase, roff, lo)
+    return lo, hi, first, _search(mode, P, rbase, roff, hi) - first
+
+
+def _bounds(mode, P, rbase, roff, origin, region_lo, region_end, d0, d1):
+    """The candidate range ``[i0, i1)`` of one ramp segment (distances ``d0`` to ``d1`` from
+    ``origin``) inside its region's candidates ``[region_lo, region_end)``."""
+    i0 = max(_search(mode, P, rbase, roff, origin + _ceil_bound(d0, _HUGE)), region_lo)
+    i1 = min(_search(mode, P, rbase, roff, origin + _ceil_bound(d1, -1.0)), region_end)
+    return i0, (i1 if i1 > i0 else i0)
+
+
+def _add_segment(P, origin, a, b, v0, v1, i0, i1, acc):
+    """One segment's values ``(d - a) * slope + v0`` at candidates ``[i0, i1)`` added into
+    ``acc``, with the floats of ``lattice._RampPart`` and ``coverage_sum.ramp_values``."""
+    width = b - a if np.isfinite(b) else 1.0
+    slope = (v1 - v0) / width if np.isfinite(b) and width > 0 else 0.0
+    for i in range(i0, i1):
+        base = np.float64(P[i] - origin)
+        base = base - a
+        x = base * slope
+        x = x + v0
+        acc[i] += x
+
+
 def const_sets_loop(mode, P, rbase, roff, starts, ends, bounds, sides, scales, n, diff):
     """Const rules straight from their spans into the int64 difference row ``diff``: what
     :func:`covered_loop` then :func:`marks_loop` do per rule, for every set in one call.
@@ -98,22 +133,12 @@ def const_sets_loop(mode, P, rbase, roff, starts, ends, bounds, sides, scales, n
     """
     for j in range(sides.shape[0]):
         a0, a1, scale = bounds[j], bounds[j + 1], scales[j]
-        if sides[j] == 0:
-            for r in range(a0, a1):
-                first = _search(mode, P, rbase, roff, starts[r] + 1)  # "right" of an integer
-                stop = _search(mode, P, rbase, roff, ends[r])
-                if stop > first:
-                    diff[first] += scale
-                    diff[stop] -= scale
-            continue
         for r in range(a0, a1):
-            lo = ends[r]
-            hi = _gap_end(starts, a0, a1, lo, n)
-            first = _search(mode, P, rbase, roff, lo)
-            stop = _search(mode, P, rbase, roff, hi)
-            if stop > first:
+            _origin, _hi, first, count = _region(mode, P, rbase, roff, starts, ends, a0, a1,
+                                                 sides[j] != 0, n, r)
+            if count > 0:
                 diff[first] += scale
-                diff[stop] -= scale
+                diff[first + count] -= scale
 
 
 def ramp_loop(mode, P, rbase, roff, lo, k_lo, counts, d0, d1, v0, v1, acc):
@@ -138,10 +163,8 @@ def ramp_loop(mode, P, rbase, roff, lo, k_lo, counts, d0, d1, v0, v1, acc):
         origin, region_lo = lo[r], k_lo[r]
         region_end = region_lo + counts[r]
         for s in range(segs):
-            i0 = max(_search(mode, P, rbase, roff, origin + _ceil_bound(d0[s, r], _HUGE)), region_lo)
-            i1 = min(_search(mode, P, rbase, roff, origin + _ceil_bound(d1[s, r], -1.0)), region_end)
-            first[s] = i0
-            stop[s] = i1 if i1 > i0 else i0
+            first[s], stop[s] = _bounds(mode, P, rbase, roff, origin, region_lo, region_end,
+                                        d0[s, r], d1[s, r])
         for s in range(segs):
             for t in range(s + 1, segs):
                 if (stop[s] > first[s] and stop[t] > first[t]
@@ -151,16 +174,7 @@ def ramp_loop(mode, P, rbase, roff, lo, k_lo, counts, d0, d1, v0, v1, acc):
             if stop[s] > first[s]:
                 touched_lo = min(touched_lo, first[s])
                 touched_hi = max(touched_hi, stop[s])
-            a, b = d0[s, r], d1[s, r]
-            width = b - a if np.isfinite(b) else 1.0
-            slope = (v1[s, r] - v0[s, r]) / width if np.isfinite(b) and width > 0 else 0.0
-            va = v0[s, r]
-            for i in range(first[s], stop[s]):
-                base = np.float64(P[i] - origin)
-                base = base - a
-                x = base * slope
-                x = x + va
-                acc[i] += x
+            _add_segment(P, origin, d0[s, r], d1[s, r], v0[s, r], v1[s, r], first[s], stop[s], acc)
     return True, touched_lo, max(touched_lo, touched_hi)
 
 
@@ -197,25 +211,6 @@ def _segment(code, length, scale, width, s):
     return half, length, 0.0, scale
 
 
-def _region(mode, P, rbase, roff, starts, ends, off, n, r):
-    """Span ``r``'s region as ``covered_loop`` sees it: ``(origin, hi, first candidate, count)``
-    (``off``: the gap ``[end, next start)``, else strictly inside the span)."""
-    if not off:
-        first = _search(mode, P, rbase, roff, starts[r] + 1)
-        return starts[r], ends[r], first, _search(mode, P, rbase, roff, ends[r]) - first
-    lo = ends[r]
-    hi = _gap_end(starts, 0, starts.shape[0], lo, n)
-    first = _search(mode, P, rbase, roff, lo)
-    return lo, hi, first, _search(mode, P, rbase, roff, hi) - first
-
-
-def _bounds(mode, P, rbase, roff, origin, region_lo, region_end, d0, d1):
-    """``ramp_loop``'s candidate range of one segment inside its region."""
-    i0 = max(_search(mode, P, rbase, roff, origin + _ceil_bound(d0, _HUGE)), region_lo)
-    i1 = min(_search(mode, P, rbase, roff, origin + _ceil_bound(d1, -1.0)), region_end)
-    return i0, (i1 if i1 > i0 else i0)
-
-
 def ramp_shape_loop(mode, P, rbase, roff, starts, ends, off, n, code, scale, width, batch, acc, total):
     """A built-in ramp from its spans to ``total``: ``covered_loop``, the shape's segments,
     :func:`ramp_loop` into the all-zero row ``acc`` and :func:`round_add_loop`, in one call and
@@ -229,7 +224,8 @@ def ramp_shape_loop(mode, P, rbase, roff, starts, ends, off, n, code, scale, wid
     segs = _segments(code, width)
     covered = 0
     for r in range(starts.shape[0]):  # first pass: the batch and the segments' overlaps
-        origin, hi, region_lo, count = _region(mode, P, rbase, roff, starts, ends, off, n, r)
+        origin, hi, region_lo, count = _region(mode, P, rbase, roff, starts, ends, 0, starts.shape[0],
+                                               off, n, r)
         if count <= 0:
             continue
         covered += count
@@ -245,7 +241,8 @@ def ramp_shape_loop(mode, P, rbase, roff, starts, ends, off, n, code, scale, wid
                 return False
     touched_lo, touched_hi = acc.shape[0], 0
     for r in range(starts.shape[0]):
-        origin, hi, region_lo, count = _region(mode, P, rbase, roff, starts, ends, off, n, r)
+        origin, hi, region_lo, count = _region(mode, P, rbase, roff, starts, ends, 0, starts.shape[0],
+                                               off, n, r)
         if count <= 0:
             continue
         length = np.float64(hi - origin)
@@ -255,14 +252,7 @@ def ramp_shape_loop(mode, P, rbase, roff, starts, ends, off, n, code, scale, wid
             if i1 > i0:
                 touched_lo = min(touched_lo, i0)
                 touched_hi = max(touched_hi, i1)
-            w = b - a if np.isfinite(b) else 1.0
-            slope = (v1 - v0) / w if np.isfinite(b) and w > 0 else 0.0
-            for i in range(i0, i1):
-                base = np.float64(P[i] - origin)
-                base = base - a
-                x = base * slope
-                x = x + v0
-                acc[i] += x
+            _add_segment(P, origin, a, b, v0, v1, i0, i1, acc)
     round_add_loop(acc, touched_lo, max(touched_lo, touched_hi), total)
     return True
 
@@ -329,5 +319,5 @@ def move_add_loop(acc, a, b, out):
         acc[i] = 0.0
 
 
-HELPERS = (_search, _ceil_bound, _gap_end)
-RAMP_HELPERS = HELPERS + (_segments, _segment, _region, _bounds, round_add_loop)
+HELPERS = (_search, _ceil_bound, _gap_end, _region, _bounds, _add_segment)
+RAMP_HELPERS = HELPERS + (_segments, _segment, round_add_loop)

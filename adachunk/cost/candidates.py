@@ -27,7 +27,6 @@ def _is_arange(P: np.ndarray) -> bool:
             and bool(np.all(P[1:] > P[:-1])))
 
 
-
 class Finder:
     """``np.searchsorted(P, x, side)`` for integer ``x``, O(1) per value where it can be.
 

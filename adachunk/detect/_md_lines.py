@@ -245,11 +245,9 @@ def _line_bits(codes, f, s, bom, deep, table):
             bits |= LBLANK
     if s == e:
         bits |= EMPTY
-    plain = not pipe and not _space(f, first) and not _opens_block(first)
-    if plain:
-        bits |= PLAIN | SAFE
-    elif not blocks and not _space(f, first) and not _opens_block(first):
-        bits |= SAFE  # plain but for a "|" that opens no table
+    ordinary = not _space(f, first) and not _opens_block(first)  # _PLAIN_LINE but for "|"
+    if ordinary and not pipe:
+        bits |= PLAIN
     level = _atx_level(codes, f, i, e) if first == HASH else 0
     if first == LT and i + 3 < e and codes[i + 1] == BANG and codes[i + 2] == DASH \
             and codes[i + 3] == DASH:
@@ -259,7 +257,7 @@ def _line_bits(codes, f, s, bom, deep, table):
             if codes[k] == DASH and codes[k + 1] == DASH and codes[k + 2] == 62:
                 bits |= COMMENT
                 break
-    if not plain and not blocks and i < e and _safe_opening(codes, f, i, e, first):
+    if not blocks and (ordinary or (i < e and _safe_opening(codes, f, i, e, first))):
         bits |= SAFE
     if not (s == 0 and bom):  # the reader leaves a BOM line to mistletoe: no marker, no CSAFE
         v = s
@@ -311,7 +309,7 @@ def line_table(codes, f, bom, deep):
     cand = np.zeros(m + 1, np.bool_)  # the line may be a delimiter row (one past the last: no)
     s = 0
     for k in range(m):
-        e, b, lv, pp, mk, ld, cd = _line_bits(codes, f, s, bom, deep, True)
+        e, b, lv, pp, mk, ld, cd = _line_bits(codes, f, s, bom, deep, False)
         starts[k] = s
         ends[k] = e
         bits[k] = b
@@ -325,10 +323,11 @@ def line_table(codes, f, bom, deep):
         s = e + 1
     # a "|" line whose next line is no delimiter row opens no table in any block the reader
     # reads (the top level, list items: their lines lose leading whitespace only, which makes
-    # no delimiter row of a line that is none): read it again as such
+    # no delimiter row of a line that is none); the few whose next line may be one (a table's
+    # header, mostly) are read again as lines that may open a table
     for k in range(m):
-        if (bits[k] & PIPE) and not cand[k + 1]:
-            bits[k] = _line_bits(codes, f, starts[k], bom, deep, False)[1]
+        if (bits[k] & PIPE) and cand[k + 1]:
+            bits[k] = _line_bits(codes, f, starts[k], bom, deep, True)[1]
     return starts, ends, bits, levels, pipes, markers, leads
 
 
