@@ -149,13 +149,9 @@ class _Units:
         """Blocks ``i..j`` (and the units they belong to) become one unit."""
         self.glue[i:j] = True
 
-    def spans(self) -> list[tuple[int, int]]:
-        """One ``(start, end)`` per unit: from its first block's start to its last block's end."""
-        starts, ends = self.arrays()
-        return list(zip(starts.tolist(), ends.tolist()))
-
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`spans` as start and end arrays (int64)."""
+        """One ``(start, end)`` per unit, as start and end arrays (int64): from its first block's
+        start to its last block's end."""
         first = np.flatnonzero(np.concatenate(([True], ~self.glue)))
         last = np.append(first[1:] - 1, len(self.blocks) - 1)
         return (np.array(self.starts, dtype=np.int64)[first],
