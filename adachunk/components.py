@@ -33,6 +33,8 @@ LAZY: dict[str, dict[str, str]] = {
     "metrics": {
         "sc.v1": "adachunk.metrics.size", "bi.v1": "adachunk.metrics.blocks", "rc.v1": "adachunk.metrics.references",
         "icc.v1": "adachunk.metrics.cohesion", "dcc.v1": "adachunk.metrics.coherence",
+        "rf.v1": "adachunk.metrics.retrieval", "bi_cut.v1": "adachunk.metrics.per_cut",
+        "rc_cut.v1": "adachunk.metrics.per_cut",
     },
     "embedders": {
         "hash.v1": "adachunk.metrics.embedders", "model2vec.v1": "adachunk.metrics.embedders",

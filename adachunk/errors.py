@@ -137,6 +137,7 @@ CODES = {
     "ADA213": "embedding model not available offline",
     "ADA214": "coreference model not available (package or weights missing)",
     "ADA215": "tune search space is empty or invalid (names a rule, size or weight that does not exist)",
+    "ADA216": "retrieval regime that cannot work (a budget below the smallest chunk the pool makes)",
     "ADA218": "api_key_env names a variable that is not an API key (allowed: *_API_KEY, OPENAI_*)",
     "ADA219": "the LLM endpoint is not on this machine and --allow-remote-llm was not given",
     "ADA220": "a file or folder named by a profile lies outside the allowed folders",

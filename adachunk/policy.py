@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cost.lattice import CostRule
-from .policy_types import IndexSpec, MetricsSpec, PostprocessSpec, SelectSpec, SolverSpec
+from .policy_types import IndexSpec, MetricsSpec, PostprocessSpec, RetrievalSpec, SelectSpec, SolverSpec
 
 #: The solver section (one model with the schema: :class:`adachunk.policy_types.SolverSpec`).
 SolverSettings = SolverSpec
@@ -31,6 +31,7 @@ class Policy:
         metrics: metric settings.
         select: selection settings.
         index: vector-index settings.
+        retrieval: the retrieval regime the selection fits (embedder, retrievers, budgets).
         data: the canonical resolved profile (plain data).
     """
 
@@ -45,4 +46,5 @@ class Policy:
     metrics: MetricsSpec = field(default_factory=MetricsSpec)
     select: SelectSpec = field(default_factory=SelectSpec)
     index: IndexSpec = field(default_factory=IndexSpec)
+    retrieval: RetrievalSpec = field(default_factory=RetrievalSpec)
     data: dict = field(default_factory=dict)

@@ -1,5 +1,5 @@
 """Typed, frozen policy sections: the one definition of the ``solver``, ``postprocess``,
-``metrics``, ``select`` and ``index`` sections of a profile and of their defaults.
+``metrics``, ``select``, ``index`` and ``retrieval`` sections of a profile and of their defaults.
 
 The profile schema (:mod:`adachunk.profile.schema`) validates a profile with these models and
 :class:`~adachunk.policy.Policy` carries the validated instances to the stages, so a default is
@@ -12,7 +12,7 @@ fields changed is :meth:`Section.updated` (validated) or ``model_copy(update=...
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
@@ -20,7 +20,7 @@ from pydantic_core import PydanticCustomError
 from .metrics.aggregate import WEIGHT_PRESETS
 from .types import METRIC_KEYS
 
-MetricKey = Literal[METRIC_KEYS]  # type: ignore[valid-type]  # the five metric names
+MetricKey = Literal[METRIC_KEYS]  # type: ignore[valid-type]  # the metric names
 WeightPreset = Literal["balanced", "finance", "legal", "support", "technical"]
 
 
@@ -204,5 +204,58 @@ class IndexSpec(Section):
     batch_size: int = Field(default=64, ge=1, le=65536, description="embedding batch size")
 
 
+RetrieverName = Literal["dense", "bm25", "hybrid"]
+
+
+class RetrievalSpec(Section):
+    """How the chunks will be read: the retrieval regime the adaptive selection fits.
+
+    The ``rf`` metric (retrieval fit) asks each document questions made from its own text and
+    measures, for each candidate chunking, the share of the answer passages a reader gets with
+    these retrievers within these budgets; ``dp.v1`` candidates with ``max_size: auto`` (and
+    ``recursive.v1`` with ``chunk_size: auto``) take their sizes from this section.
+    """
+
+    embedder: Literal["index"] | EmbedderSpec = Field(
+        default="index",
+        description="the embedding model of the reader's index: 'index' (the profile's index embedder, else its "
+        "metrics embedder) or an embedder spec; its input limit is read from the model")
+    retrievers: tuple[RetrieverName, ...] = Field(
+        default=("dense", "bm25"), min_length=1,
+        description="how the reader retrieves: dense (the embedder), bm25, hybrid (both fused by reciprocal rank); "
+        "the retrieval fit is the mean over them")
+    budgets: tuple[Annotated[int, Field(ge=1, le=10**7)], ...] = Field(
+        default=(1000, 2000), min_length=1,
+        description="the reader's context per query, in the solver's tokens: chunks are read in rank order while "
+        "they fit, the last one truncated; the retrieval fit is the mean over the budgets")
+    k: int | None = Field(
+        default=None, ge=1, le=10**4,
+        description="most chunks read per query (None: as many as fit the budget)")
+    long_chunks: Literal["truncate", "pool"] = Field(
+        default="truncate",
+        description="how the index embeds a chunk longer than the model's input: truncate (the model reads its "
+        "first tokens, as most vector stores do) or pool (the mean of pieces that fit, as adachunk's own index)")
+    queries: int = Field(
+        default=32, ge=1, le=10**4,
+        description="questions the retrieval fit asks per document (fewer when the document has fewer sentences)")
+    sizes: int = Field(
+        default=3, ge=1, le=12,
+        description="how many sizes an 'auto' candidate expands to: a ladder down from the largest size the regime "
+        "can read (the embedder's input limit for dense and hybrid, half the smallest budget), in steps of sqrt(2)")
+
+    # one canonical form: the fingerprint must not depend on how the lists were written
+    @field_validator("retrievers", mode="after")
+    @classmethod
+    def _distinct(cls, value: tuple) -> tuple:
+        return tuple(dict.fromkeys(value))
+
+    @field_validator("budgets", mode="after")
+    @classmethod
+    def _sorted(cls, value: tuple) -> tuple:
+        return tuple(sorted(set(value)))
+
+
 #: The ``metrics`` section with every default (shared: sections are frozen).
 DEFAULT_METRICS = MetricsSpec()
+#: The ``retrieval`` section with every default.
+DEFAULT_RETRIEVAL = RetrievalSpec()

@@ -11,8 +11,13 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-# The five intrinsic metrics, in the order every report, record and schema lists them.
-METRIC_KEYS: tuple[str, ...] = ("sc", "bi", "rc", "icc", "dcc")
+# The Adaptive Chunking paper's five intrinsic metrics (what `adachunk score` reports).
+PAPER_METRIC_KEYS: tuple[str, ...] = ("sc", "bi", "rc", "icc", "dcc")
+# Every metric the selection may weigh, in the order every report, record and schema lists them:
+# the paper's five, the retrieval fit of the profile's retrieval regime, and Block Integrity and
+# References Completeness per cut (the share of cuts that break no block / separate no pair:
+# fair across chunk sizes, where the paper's definitions reward fewer, larger chunks).
+METRIC_KEYS: tuple[str, ...] = (*PAPER_METRIC_KEYS, "rf", "bi_cut", "rc_cut")
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from adachunk.types import METRIC_KEYS
+
 from adachunk.metrics import coref as coref_pkg
 from adachunk.metrics.base import MetricContext
 from adachunk.metrics.blocks import BIParams, BlockIntegrity, markdown_blocks
@@ -307,7 +309,7 @@ def test_backend_errors_become_none_with_reason():
 def test_empty_document_gives_none_everywhere():
     doc = Document(id="empty", text="")
     res = score_chunking([], ctx_for(doc))
-    assert set(res) == {"sc", "bi", "rc", "icc", "dcc"}
+    assert set(res) == set(METRIC_KEYS)
     assert all(r.value is None and r.reason for r in res.values())
 
 

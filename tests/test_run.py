@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from adachunk.types import METRIC_KEYS
+
 from adachunk.cli.main import main
 from adachunk.errors import InputError
 from adachunk.runner import run_corpus
@@ -54,7 +56,7 @@ def test_run_writes_every_output(corpus, fast_profile, tmp_path):
     for d in decisions:
         assert [c["name"] for c in d["candidates"]] == ["dp.v1", "recursive_600", "fixed"]
         assert d["winner"] in ("dp.v1", "recursive_600", "fixed")
-        assert all({"sc", "bi", "rc", "icc", "dcc"} == set(c["scores"]) for c in d["candidates"])
+        assert all(set(METRIC_KEYS) == set(c["scores"]) for c in d["candidates"])
         assert all("split_s" in c["seconds"] and c["stats"]["chunks"] > 0 for c in d["candidates"])
     summary = json.loads((out / "summary.json").read_text())
     assert summary["totals"]["chunks"] == len(chunks)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from adachunk.types import METRIC_KEYS
+
 from adachunk.api import load_profile
 from adachunk.ingest import read_document
 from adachunk.select import select_document
@@ -30,7 +32,7 @@ def test_a_fallen_back_candidate_is_not_scored_unless_asked(doc, tmp_path):
     decision = select_document(doc, _policy(tmp_path))
     llm = next(c for c in decision.candidates if c.name == "llm")
     assert llm.status == "fallback" and llm.score is None and "score_s" not in llm.seconds
-    assert set(llm.scores) == {"sc", "bi", "rc", "icc", "dcc"} and all(v is None for v in llm.scores.values())
+    assert set(llm.scores) == set(METRIC_KEYS) and all(v is None for v in llm.scores.values())
     assert "cannot win" in llm.reasons["icc"]
     assert decision.best.name != "llm" and decision.best.score is not None
     asked = select_document(doc, _policy(tmp_path, "select: {score_ineligible: true}\n"))
@@ -55,7 +57,7 @@ def test_zero_weight_metrics_are_not_computed(doc, tmp_path):
     zero = select_document(doc, load_profile(str(path)).policy)
     full = select_document(doc, policy)
     for a, b in zip(zero.candidates, full.candidates):
-        assert list(a.scores) == ["sc", "bi", "rc", "icc", "dcc"]  # same keys, same order
+        assert list(a.scores) == list(METRIC_KEYS)  # same keys, same order
         assert a.scores["icc"] is None and "weight 0" in a.reasons["icc"]
         assert a.scores["sc"] == b.scores["sc"] and a.scores["bi"] == b.scores["bi"]
         assert a.score == pytest.approx((b.scores["sc"] + b.scores["bi"]) / 2, abs=1e-6)

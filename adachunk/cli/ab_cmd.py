@@ -8,7 +8,7 @@ import sys
 from .common import add_allow_remote_llm_flag, add_analysis_cache_flag, argument_type
 
 GATE_HELP = """\
-CI gate: --fail-if "METRIC OP NUMBER" (repeatable). METRIC is sc, bi, rc, icc, dcc or score
+CI gate: --fail-if "METRIC OP NUMBER" (repeatable). METRIC is sc, bi, rc, icc, dcc, rf, bi_cut, rc_cut or score
 (the weighted score); OP is <, <=, > or >=; NUMBER is the mean paired difference B - A in
 percentage points (metric fraction x 100). Example: --fail-if "bi < -0.5" --fail-if "score < 0"
 fails when B loses more than half a point of block integrity or any weighted score. A condition

@@ -16,10 +16,18 @@ Chunkings (--chunking, repeatable; the first is the baseline of the deltas; LABE
   PATH           an `adachunk run --out` folder or a chunks.jsonl (offsets into the INPUT documents)
 
 Measures per k: recall@k (a retrieved chunk overlaps the evidence), span_recall@k, coverage@k
-(share of evidence characters retrieved), tokens@k, and mrr (cut at the largest k). With
---budget (TOKENS, or TOKENS*k per retrieved chunk) chunks are taken in rank order while they
-fit and the first that does not is truncated to the rest. Retrieval is corpus-wide by default
-(every input document's chunks; --scope doc: the question's own document only).
+(share of evidence characters retrieved: Chroma's recall), precision@k and iou@k (Chroma's
+character precision and IoU), tokens@k, and mrr (cut at the largest k). With --budget (TOKENS,
+or TOKENS*k per retrieved chunk) chunks are taken in rank order while they fit and the first
+that does not is truncated to the rest. --budgets 1000,2000 adds coverage@1000tok and
+coverage@2000tok: the evidence a reader with that many tokens of context gets, chunks taken in
+rank order with no cut-off k (--tokenizer counts them exactly). Retrieval is corpus-wide by
+default (every input document's chunks; --scope doc: the question's own document only).
+
+QA sets: JSONL (question, doc, evidence spans and/or answer), or Chroma's CSV (question,
+references, corpus_id), e.g. the chunking evaluation's questions_df.csv:
+  adachunk eval corpora/ --qa questions.csv -c profile:default -c fixed:200 -r dense,bm25 \
+      --budgets 1000,2000 --tokenizer cl100k_base --long-chunks truncate
 
 CI gate: --fail-if "[delta] [RETRIEVER/]MEASURE OP NUMBER" (repeatable): without `delta` on the
 first chunking's mean (fractions in [0, 1]), with `delta` on each other chunking minus the first;
@@ -44,14 +52,21 @@ def _condition_parser():
 _condition = argument_type(_condition_parser)
 
 
-def _ks(text: str) -> list[int]:
-    try:
-        ks = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        ks = []
-    if not ks or min(ks) < 1:
-        raise argparse.ArgumentTypeError(f"bad --k {text!r}: expected positive integers, e.g. 1,3,5,10")
-    return ks
+def _positive_ints(flag: str, example: str):
+    def parse(text: str) -> list[int]:
+        try:
+            values = [int(x) for x in text.split(",") if x.strip()]
+        except ValueError:
+            values = []
+        if not values or min(values) < 1:
+            raise argparse.ArgumentTypeError(f"bad {flag} {text!r}: expected positive integers, e.g. {example}")
+        return values
+
+    return parse
+
+
+_ks = _positive_ints("--k", "1,3,5,10")
+_budgets = _positive_ints("--budgets", "1000,2000")
 
 
 def add_parsers(sub) -> list[str]:
@@ -63,13 +78,23 @@ def add_parsers(sub) -> list[str]:
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="documents: files, folders or globs (.md .txt .json .pdf); or `generate DOCS...`")
-    p.add_argument("--qa", metavar="QA.jsonl", help="the QA set (question, doc, evidence spans and/or answer)")
+    p.add_argument("--qa", metavar="QA.jsonl", help="the QA set: JSONL (question, doc, evidence spans and/or answer) "
+                   "or Chroma's CSV (question, references, corpus_id)")
     p.add_argument("--chunking", "-c", action="append", default=[], metavar="SPEC",
                    help="a chunking to evaluate (repeatable): profile:P, dp:P, fixed:N, splitter:TYPE, a run folder or chunks.jsonl")
     p.add_argument("--retriever", "-r", action="append", default=[], metavar="NAME",
                    help="bm25 (default), dense, hybrid; repeatable or comma-separated")
     p.add_argument("--k", type=_ks, default=[1, 3, 5, 10], metavar="K,K,...", help="cut-offs (default 1,3,5,10)")
     p.add_argument("--budget", type=budget_arg, metavar="TOKENS", help="token budget of the retrieved context: 2048, or 512*k")
+    p.add_argument("--budgets", type=_budgets, default=[], metavar="TOKENS,...",
+                   help="add coverage@Btok for each budget: chunks in rank order while they fit B tokens, no cut-off k")
+    p.add_argument("--tokenizer", choices=["cl100k_base", "o200k_base"],
+                   help="count chunk tokens with this tokenizer (budgets, tokens@k) and truncate exactly "
+                        "(default: each chunk's own count, truncated proportionally)")
+    p.add_argument("--long-chunks", choices=["truncate", "pool"], dest="long_text",
+                   help="dense: embed a chunk longer than the model's input by its first tokens (truncate, as most "
+                        "vector stores) or as the mean of pieces (pool, as adachunk's index); default: the "
+                        "profile's retrieval.long_chunks")
     p.add_argument("--scope", choices=["corpus", "doc"], default="corpus",
                    help="retrieve over every document's chunks (default) or the question's document only")
     p.add_argument("--rrf-k", type=int, default=60, help="reciprocal rank fusion constant of hybrid (default 60)")
@@ -106,7 +131,7 @@ def run(args) -> int:
         return _generate(args)
     parser = args._eval_parser
     if not args.qa:
-        parser.error("--qa QA.jsonl is required (or use `adachunk eval generate DOCS... --out qa.jsonl`)")
+        parser.error("--qa QA.jsonl (or Chroma's questions.csv) is required (or use `adachunk eval generate DOCS... --out qa.jsonl`)")
     if not args.chunking:
         parser.error("give at least one --chunking, e.g. --chunking profile:default --chunking fixed:512")
     retrievers = _retrievers(parser, args.retriever)
@@ -117,8 +142,8 @@ def run(args) -> int:
         res = run_eval(args.inputs, args.qa, args.chunking, retrievers=retrievers, ks=args.k, budget=args.budget,
                        scope=args.scope, rrf_k=args.rrf_k, embedder=_embedder(parser, args.embedder),
                        profile=args.profile, index_text=args.index_text, n_boot=args.bootstrap, seed=args.seed,
-                       bootstrap_unit=args.bootstrap_unit,
-                       primary=args.primary, conditions=args.fail_if, errors=args.errors, progress=say)
+                       bootstrap_unit=args.bootstrap_unit, budgets=args.budgets, tokenizer=args.tokenizer,
+                       long_text=args.long_text, primary=args.primary, conditions=args.fail_if, errors=args.errors, progress=say)
     except ValueError as exc:
         parser.error(str(exc))
     report = res.report

@@ -1,4 +1,5 @@
-"""``adachunk score``: the five intrinsic metrics of one chunking of one document.
+"""``adachunk score``: the paper's five intrinsic metrics of one chunking of one document (and,
+on request, the selection's others: ``--metrics sc,bi,rc,icc,dcc,rf,bi_cut,rc_cut``).
 
 The chunking comes from a splitter (default the DP, ``--splitter``/``--param`` for others, then
 post-processing unless ``--no-postprocess``) or from a JSONL file of chunks made elsewhere
@@ -13,10 +14,10 @@ import json
 from typing import Any
 
 from ..errors import InputError, Location, ProfileError
-from ..types import METRIC_KEYS
+from ..types import PAPER_METRIC_KEYS
 from .common import add_allow_remote_llm_flag, parse_params
 
-KEYS = METRIC_KEYS
+KEYS = PAPER_METRIC_KEYS
 CHUNKS_ERROR = "ADA313"
 
 
@@ -31,7 +32,7 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--no-postprocess", action="store_true", help="score the splitter's raw output")
     add_allow_remote_llm_flag(p)  # --splitter llm_regex.v1
     p.add_argument("--chunks", metavar="JSONL", help="score these chunks instead of running a splitter")
-    p.add_argument("--metrics", default=",".join(KEYS), help="comma-separated metric keys (default: all five)")
+    p.add_argument("--metrics", default=",".join(KEYS), help="comma-separated metric keys (default: the paper's five; also rf, bi_cut, rc_cut)")
     p.add_argument("--format", choices=["table", "json"], default="table")
     p.add_argument("--errors", choices=["strict", "replace"], default="strict",
                    help="invalid UTF-8: fail with ADA301 (strict) or substitute U+FFFD (replace)")

@@ -15,6 +15,9 @@ paragraphs, lists and tables. :func:`bound_blocks` starts from the top-level Mar
 * **captions and unit lines**: a short ``Table 3 …``/``Figure 2 …`` or ``(in EUR million)``
   paragraph with the table or figure right after it, a short ``Source: …``/``Note: …``
   paragraph with the table right before it;
+* **line paragraphs**: a paragraph written one paragraph per line (long lines that end
+  sentences, no blank line between) is first cut into its lines
+  (:mod:`adachunk.detect._line_paragraphs`);
 * **footnotes**: a paragraph made of footnote definitions (``[^1]: …``, ``(¹) …``, ``¹ …``,
   ``<sup>1</sup> …``, ``* …``) with the paragraph that cites its first note, and every block
   in between, when the citation lies within ``reach`` characters (``cite``); otherwise, or with
@@ -34,6 +37,7 @@ from typing import Literal, Sequence
 import numpy as np
 
 from ..types import Structure
+from ._line_paragraphs import split_line_paragraphs
 
 FootnoteMode = Literal["cite", "previous", "none"]
 
@@ -67,6 +71,7 @@ class BlockModel:
         captions: bind captions, unit lines and source notes to their table or figure.
         footnotes: ``cite``, ``previous`` or ``none`` (see the module docstring).
         reach: how far back (characters) a footnote's citation may lie for ``cite``.
+        line_paragraphs: read a paragraph written one paragraph per line as its lines.
     """
 
     headings: bool = True
@@ -75,6 +80,7 @@ class BlockModel:
     captions: bool = True
     footnotes: FootnoteMode = "cite"
     reach: int = 3000
+    line_paragraphs: bool = True
 
 
 _START, _END = itemgetter(0), itemgetter(1)
@@ -374,6 +380,8 @@ def bound_block_arrays(text: str, blocks: Sequence[Structure] | Sequence[Row],
     top = top_level(_rows(blocks))
     if not top:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    if model.line_paragraphs:
+        top = split_line_paragraphs(text, top)
     units = _Units(text, [b for b in top if b[2] != "thematic_break"] or top)
     if model.points:
         _bind_points(units)

@@ -12,7 +12,7 @@ detector reports it:
   lines, so a cut in the blank lines between two blocks is free;
 * ``markdown``: the reader's block model of a Markdown or text document (see
   :mod:`adachunk.detect._block_model`): top-level Markdown blocks with headings, lead-ins,
-  point runs, captions and footnotes bound;
+  point runs, captions and footnotes bound, paragraphs written one per line read as such;
 * ``auto`` (default): ``ingested`` when the document has split points, else ``markdown``.
 
 Split points outside the text are dropped, with a counted warning. A document without blocks
@@ -90,11 +90,15 @@ class DocumentBlockDetector(Detector):
             default=3000, ge=0, le=10**7,
             description="Markdown model, footnotes: cite: how far back (characters) the citing paragraph may lie; "
             "farther notes bind to the block before them")
+        line_paragraphs: bool = Field(
+            default=True,
+            description="Markdown model: a paragraph written one paragraph per line (long lines that end "
+            "sentences) is read as its lines")
 
     def _model(self) -> BlockModel:
         p = self.params
         return BlockModel(headings=p.headings, lead_in=p.lead_in, points=p.points, captions=p.captions,
-                          footnotes=p.footnotes, reach=p.reach)
+                          footnotes=p.footnotes, reach=p.reach, line_paragraphs=p.line_paragraphs)
 
     def spans(self, ctx: DetectContext) -> list[tuple[int, int]]:
         """The blocks as ``(start, end)`` pairs (cached per document and settings)."""

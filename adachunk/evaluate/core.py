@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+import numpy as np
+
 from ..types import Chunk
-from .measures import Budget, measure_keys, parse_budget, question_measures, summarise
+from .measures import Budget, Cut, measure_keys, parse_budget, question_measures, summarise
 from .qa import QASet
-from .retrievers import BM25Retriever, HybridRetriever, make_retriever, span_tokens, tokenize
+from .retrievers import LONG_TEXT, BM25Retriever, HybridRetriever, make_retriever, span_tokens, tokenize
 
 SCOPES = ("corpus", "doc")
 INDEX_TEXTS = ("text", "heading_path+text")
@@ -56,6 +58,7 @@ class _Table:
     ends: list[int]
     tokens: list[int]
     texts: list[str]
+    doc_text: list[str] = field(default_factory=list)  # each chunk's own text (what a reader reads)
 
 
 def _index_text(chunk: Chunk, mode: str) -> str:
@@ -74,7 +77,25 @@ def _table(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, index_text: 
             t.ends.append(c.end)
             t.tokens.append(max(0, int(c.tokens)))
             t.texts.append(_index_text(c, index_text))
+            t.doc_text.append(c.text)
     return t
+
+
+def _recount(table: _Table, tokenizer: str) -> Cut:
+    """Count every chunk's tokens with ``tokenizer`` (in place) and return the exact truncation
+    rule of that tokenizer: the end offset of a chunk's first ``n`` tokens."""
+    from ..tokenize import get_counter
+
+    counter = get_counter(tokenizer)
+    texts = [table.doc_text[i] for i in range(len(table.doc))]
+    table.tokens = [int(n) for n in counter.counts(texts)] if texts else []
+
+    def cut(i: int, n: int) -> int:
+        positions, sizes = counter.boundaries(texts[i])
+        j = int(np.searchsorted(sizes, n, side="right")) - 1  # the last boundary within n tokens
+        return table.starts[i] + int(positions[max(j, 0)])
+
+    return cut
 
 
 def _tokens(table: _Table, chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, index_text: str) -> list[list[str]]:
@@ -112,7 +133,8 @@ def _groups(table: _Table, qa: QASet, scope: str) -> list[tuple[list[int], list[
 def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, retriever: Any = "bm25",
                     ks: Sequence[int] = (1, 3, 5, 10), budget: "Budget | int | str | None" = None,
                     embedder: Any = None, *, scope: str = "corpus", rrf_k: int = 60,
-                    index_text: str = "text") -> EvalResult:
+                    index_text: str = "text", budgets: Sequence[int] = (), tokenizer: str | None = None,
+                    long_text: str = "pool") -> EvalResult:
     """Retrieve chunks for every question of ``qa`` and measure the evidence they hold.
 
     Args:
@@ -128,6 +150,13 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
         scope: ``corpus`` (every document's chunks, the default) or ``doc`` (the question's own).
         rrf_k: the reciprocal-rank-fusion constant of ``hybrid``.
         index_text: what is indexed: ``text`` (the chunk's slice) or ``heading_path+text``.
+        budgets: token budgets of ``coverage@Btok`` (as many chunks as fit, no cut-off k).
+        tokenizer: count every chunk's tokens with this tokenizer (``cl100k_base``,
+            ``o200k_base``) for the budgets and ``tokens@k``, and truncate to exact tokens; None:
+            the chunks' own ``tokens``, truncated proportionally.
+        long_text: how ``dense`` embeds a chunk longer than the model's input: ``pool`` (mean of
+            pieces that fit, as adachunk's index) or ``truncate`` (the model reads its first
+            tokens, as most vector stores and Chroma's evaluation do).
 
     Returns:
         The summary and the per-question rows.
@@ -142,9 +171,16 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
         raise ValueError(f"unknown scope {scope!r}; allowed: {', '.join(SCOPES)}")
     if index_text not in INDEX_TEXTS:
         raise ValueError(f"unknown index text {index_text!r}; allowed: {', '.join(INDEX_TEXTS)}")
+    if long_text not in LONG_TEXT:
+        raise ValueError(f"unknown long_text {long_text!r}; allowed: {', '.join(LONG_TEXT)}")
+    budgets = sorted(dict.fromkeys(int(b) for b in budgets))
+    if budgets and budgets[0] < 1:
+        raise ValueError(f"budgets must be positive token counts, got {budgets}")
     bud = parse_budget(budget)
-    ret = make_retriever(retriever, embedder, rrf_k)
+    ret = make_retriever(retriever, embedder, rrf_k, long_text=long_text)
     table = _table(chunks_by_doc, qa, index_text)
+    cut = _recount(table, tokenizer) if tokenizer else None
+    top = None if budgets else ks[-1]  # a budget may take more chunks than the largest k
     number = {d: i for i, d in enumerate(table.doc_ids)}
     rankings: dict[int, Sequence[int]] = {}
     lexical = isinstance(ret, (BM25Retriever, HybridRetriever))
@@ -153,21 +189,22 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
         texts = [table.texts[i] for i in chunk_nums]
         queries = [qa.questions[j].question for j in q_nums]
         if lexical:
-            ranked = ret.rank(texts, queries, top=ks[-1], tokens=[tokens[i] for i in chunk_nums])
+            ranked = ret.rank(texts, queries, top=top, tokens=[tokens[i] for i in chunk_nums])
         else:
-            ranked = ret.rank(texts, queries, top=ks[-1])
+            ranked = ret.rank(texts, queries, top=top)
         for j, order in zip(q_nums, ranked):
-            rankings[j] = [chunk_nums[int(i)] for i in order[:ks[-1]]]
-    keys = measure_keys(ks)
+            rankings[j] = [chunk_nums[int(i)] for i in order[:top]]
+    keys = measure_keys(ks, budgets)
     rows = []
     for j, q in enumerate(qa.questions):
         row = {"id": q.id, "doc": q.doc, "line": q.line}
         row.update(question_measures(q.evidence, number[q.doc], rankings.get(j, []), table.doc, table.starts,
-                                     table.ends, table.tokens, ks, bud))
+                                     table.ends, table.tokens, ks, bud, budgets, cut))
         rows.append(row)
     summary = summarise(rows, keys)
     summary.update(questions=len(rows), chunks=len(table.doc),
                    chunk_tokens=round(sum(table.tokens) / len(table.tokens), 1) if table.tokens else None)
     settings = {"retriever": getattr(ret, "name", str(retriever)), "ks": ks, "budget": str(bud) if bud else None,
-                "scope": scope, "rrf_k": rrf_k, "index_text": index_text}
+                "budgets": budgets, "tokenizer": tokenizer, "long_text": long_text, "scope": scope, "rrf_k": rrf_k,
+                "index_text": index_text}
     return EvalResult(summary, rows, keys, settings)

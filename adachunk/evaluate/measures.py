@@ -1,4 +1,5 @@
-"""Retrieval measures per question: recall@k, span recall@k, coverage@k, tokens@k, MRR.
+"""Retrieval measures per question: recall@k, span recall@k, coverage@k, precision@k, IoU@k,
+tokens@k, MRR, and coverage within a token budget.
 
 Definitions (``E`` a question's evidence set: merged character spans in its document; a chunk
 *overlaps* ``E`` when it shares at least one character with a span of ``E``):
@@ -6,7 +7,14 @@ Definitions (``E`` a question's evidence set: merged character spans in its docu
 * ``recall@k``: 1 when one of the first ``k`` retrieved chunks overlaps ``E``, else 0.
 * ``span_recall@k``: the share of the spans of ``E`` that some retrieved chunk overlaps.
 * ``coverage@k``: the share of the characters of ``E`` inside the union of the retrieved chunks.
+* ``precision@k`` and ``iou@k``: Chroma's character measures ("Evaluating Chunking Strategies for
+  Retrieval", 2024): the evidence characters retrieved over all characters retrieved (every
+  retrieved chunk counts, of any document), and over the retrieved characters plus the evidence
+  characters missed. Chroma's "recall" is ``coverage@k``.
 * ``tokens@k``: tokens retrieved (what a reader model would have to read).
+* ``coverage@Btok`` (with ``budgets``): chunks are taken in rank order, as many as fit ``B``
+  tokens, the last one truncated (no cut-off k): the share of evidence characters a reader with
+  a ``B``-token context gets. Unlike recall@k it cannot be won by making chunks larger.
 * ``mrr``: 1 / rank of the first retrieved chunk overlapping ``E`` among the first ``max(ks)``
   (0 when none): MRR cut at the largest k.
 
@@ -18,16 +26,20 @@ chunk), the first ``k`` chunks are taken in rank order while they fit; the first
 not fit is **truncated** to the remaining tokens, as a context window would cut it, and the
 chunks after it are dropped. Truncation keeps the chunk's first ``len × remaining / tokens``
 characters (proportional, so the rule needs no tokenizer and works for chunks counted by another
-tool). So a giant chunk cannot win by size: it spends the whole budget and is cut.
+tool). So a giant chunk cannot win by size: it spends the whole budget and is cut. With a
+tokenizer (``evaluate_chunks(tokenizer=...)``) the truncated chunk keeps exactly its first
+tokens instead.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 Span = tuple[int, int]
+#: ``cut(chunk, tokens)``: the end offset of the chunk's first ``tokens`` tokens (exact truncation).
+Cut = Callable[[int, int], int]
 
 
 @dataclass(frozen=True)
@@ -66,22 +78,28 @@ def parse_budget(value: "Budget | int | str | None") -> Budget | None:
     return Budget(int(m.group(1)), per_k=value.strip()[-1:].lower() == "k")
 
 
-def measure_keys(ks: Sequence[int]) -> list[str]:
+def measure_keys(ks: Sequence[int], budgets: Sequence[int] = ()) -> list[str]:
     """The measure names, in table order."""
     keys = []
-    for prefix in ("recall", "span_recall", "coverage", "tokens"):
+    for prefix in ("recall", "span_recall", "coverage", "precision", "iou", "tokens"):
         keys += [f"{prefix}@{k}" for k in ks]
-    return keys + ["mrr"]
+    return keys + [budget_key(b) for b in budgets] + ["mrr"]
 
 
-def take(ranking: Iterable[int], starts: Sequence[int], ends: Sequence[int], tokens: Sequence[int], k: int,
-         budget: int | None) -> list[tuple[int, int, int, int]]:
-    """The first ``k`` chunks of ``ranking`` under ``budget``: ``(chunk, start, end, tokens)`` each
-    (the last one possibly truncated; see the module docstring)."""
+def budget_key(tokens: int) -> str:
+    """The name of the coverage measure within a budget of ``tokens``: ``coverage@1000tok``."""
+    return f"coverage@{int(tokens)}tok"
+
+
+def take(ranking: Iterable[int], starts: Sequence[int], ends: Sequence[int], tokens: Sequence[int], k: int | None,
+         budget: int | None, cut: Cut | None = None) -> list[tuple[int, int, int, int]]:
+    """The first ``k`` chunks of ``ranking`` (None: no limit) under ``budget``:
+    ``(chunk, start, end, tokens)`` each (the last one possibly truncated: to its first tokens
+    by ``cut`` when given, else proportionally; see the module docstring)."""
     out: list[tuple[int, int, int, int]] = []
     used = 0
     for i in ranking:
-        if len(out) >= k:
+        if k is not None and len(out) >= k:
             break
         s, e, t = int(starts[i]), int(ends[i]), int(tokens[i])
         if budget is None or used + t <= budget:
@@ -90,7 +108,8 @@ def take(ranking: Iterable[int], starts: Sequence[int], ends: Sequence[int], tok
             continue
         left = budget - used
         if left > 0 and t > 0:
-            out.append((i, s, s + (e - s) * left // t, left))
+            end = cut(i, left) if cut is not None else s + (e - s) * left // t
+            out.append((i, s, min(max(end, s), e), left))
         break
     return out
 
@@ -121,13 +140,19 @@ def _merge(spans: Sequence[Span]) -> list[Span]:
     return [(s, e) for s, e in out]
 
 
-def evidence_scores(evidence: Sequence[Span], spans: Sequence[Span]) -> tuple[int, float, float]:
-    """``(hit, span recall, coverage)`` of one evidence set given retrieved spans (same document)."""
+def evidence_scores(evidence: Sequence[Span], spans: Sequence[Span], retrieved_chars: int = 0) -> tuple[float, ...]:
+    """``(hit, span recall, coverage, precision, iou)`` of one evidence set given retrieved spans
+    of its document and ``retrieved_chars``, the characters of every retrieved chunk (any
+    document; Chroma's precision and IoU denominators)."""
     if not evidence:
-        return 0, 0.0, 0.0
+        return 0, 0.0, 0.0, 0.0, 0.0
     hits = [any(overlap(ev, s) for s in spans) for ev in evidence]
     size = sum(e - s for s, e in evidence)
-    return int(any(hits)), sum(hits) / len(evidence), covered_chars(evidence, spans) / size if size else 0.0
+    got = covered_chars(evidence, spans)
+    precision = got / retrieved_chars if retrieved_chars else 0.0
+    union = retrieved_chars + size - got
+    return (int(any(hits)), sum(hits) / len(evidence), got / size if size else 0.0, precision,
+            got / union if union else 0.0)
 
 
 def first_rank(evidence_sets: Sequence[Sequence[Span]], taken: Sequence[tuple[int, int, int, int]],
@@ -141,7 +166,8 @@ def first_rank(evidence_sets: Sequence[Sequence[Span]], taken: Sequence[tuple[in
 
 def question_measures(evidence_sets: Sequence[Sequence[Span]], doc: int, ranking: Sequence[int],
                       chunk_doc: Sequence[int], starts: Sequence[int], ends: Sequence[int],
-                      tokens: Sequence[int], ks: Sequence[int], budget: Budget | None) -> dict[str, Any]:
+                      tokens: Sequence[int], ks: Sequence[int], budget: Budget | None,
+                      budgets: Sequence[int] = (), cut: Cut | None = None) -> dict[str, Any]:
     """Every measure of one question.
 
     Args:
@@ -153,21 +179,31 @@ def question_measures(evidence_sets: Sequence[Sequence[Span]], doc: int, ranking
         ends: per chunk number, the end offset of its span.
         tokens: per chunk number, its token count (what the budget spends).
         ks: the cut-offs.
-        budget: the token budget, or None.
+        budget: the token budget of the measures at k, or None.
+        budgets: token budgets of the ``coverage@Btok`` measures (the ranking must then be whole).
+        cut: exact truncation of the last chunk (see :func:`take`), or None.
 
     Returns:
-        ``recall@k``, ``span_recall@k``, ``coverage@k``, ``tokens@k`` for each k, ``mrr`` and
-        ``rank`` (first overlapping rank within ``max(ks)``, or None).
+        ``recall@k``, ``span_recall@k``, ``coverage@k``, ``precision@k``, ``iou@k``, ``tokens@k``
+        for each k, ``coverage@Btok`` for each budget, ``mrr`` and ``rank`` (first overlapping
+        rank within ``max(ks)``, or None). Each measure takes the best alternative evidence set.
     """
     row: dict[str, Any] = {}
+    names = ("recall", "span_recall", "coverage", "precision", "iou")
     for k in ks:
-        taken = take(ranking, starts, ends, tokens, k, budget.at(k) if budget else None)
+        taken = take(ranking, starts, ends, tokens, k, budget.at(k) if budget else None, cut)
         spans = [(s, e) for (i, s, e, _t) in taken if chunk_doc[i] == doc]
-        best = max((evidence_scores(evs, spans) for evs in evidence_sets), default=(0, 0.0, 0.0))
-        row[f"recall@{k}"], row[f"span_recall@{k}"], row[f"coverage@{k}"] = best
+        chars = sum(e - s for (_i, s, e, _t) in taken)
+        scores = [evidence_scores(evs, spans, chars) for evs in evidence_sets] or [(0, 0.0, 0.0, 0.0, 0.0)]
+        for j, name in enumerate(names):
+            row[f"{name}@{k}"] = max(sc[j] for sc in scores)
         row[f"tokens@{k}"] = sum(t for *_, t in taken)
+    for b in budgets:
+        taken = take(ranking, starts, ends, tokens, None, int(b), cut)
+        spans = [(s, e) for (i, s, e, _t) in taken if chunk_doc[i] == doc]
+        row[budget_key(b)] = max((evidence_scores(evs, spans)[2] for evs in evidence_sets), default=0.0)
     kmax = max(ks)
-    taken = take(ranking, starts, ends, tokens, kmax, budget.at(kmax) if budget else None)
+    taken = take(ranking, starts, ends, tokens, kmax, budget.at(kmax) if budget else None, cut)
     rank = first_rank(evidence_sets, taken, [chunk_doc[i] == doc for (i, *_r) in taken])
     row["mrr"] = 1.0 / rank if rank else 0.0
     row["rank"] = rank

@@ -258,7 +258,8 @@ def parse_line(obj: Any, lineno: int, file: str, docs: Mapping[str, Document], n
 
 
 def load_qa(path: str | os.PathLike, docs: Mapping[str, Document]) -> QASet:
-    """Read a QA JSONL file against the documents it is about.
+    """Read a QA file against the documents it is about: JSONL (the module docstring), or a
+    ``.csv`` in the format of Chroma's chunking evaluation (:mod:`adachunk.evaluate.qa_csv`).
 
     Args:
         path: the QA file.
@@ -281,14 +282,10 @@ def load_qa(path: str | os.PathLike, docs: Mapping[str, Document]) -> QASet:
     questions: list[Question] = []
     warnings: list[QAWarning] = []
     parsed = lines = 0
-    for lineno, line in enumerate(raw.splitlines(), 1):
-        if not line.strip():
-            continue
+    for lineno, obj in _objects(file, raw):
         lines += 1
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            warnings.append(QAWarning(file, lineno, f"not JSON ({exc.msg} at column {exc.colno}); line skipped"))
+        if isinstance(obj, str):
+            warnings.append(QAWarning(file, lineno, obj + "; line skipped"))
             continue
         parsed += 1
         got = parse_line(obj, lineno, file, docs, names, norms)
@@ -305,6 +302,30 @@ def load_qa(path: str | os.PathLike, docs: Mapping[str, Document]) -> QASet:
                          location=Location(file))
     _check_ids(questions, warnings, file)
     return QASet(questions, warnings, file, lines, docs)
+
+
+def _objects(file: str, raw: str):
+    """``(line, object or why it is not one)`` per non-blank line of a JSONL file, or per row of a
+    Chroma CSV file (``.csv``).
+
+    Raises:
+        InputError: ``ADA315`` for a CSV file without Chroma's columns.
+    """
+    if file.lower().endswith(".csv"):
+        from .qa_csv import csv_rows, header_problem
+
+        why = header_problem(raw)
+        if why:
+            raise _not_qa(file, 1, why)
+        yield from csv_rows(raw)
+        return
+    for lineno, line in enumerate(raw.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, json.loads(line)
+        except json.JSONDecodeError as exc:
+            yield lineno, f"not JSON ({exc.msg} at column {exc.colno})"
 
 
 def _check_ids(questions: list[Question], warnings: list[QAWarning], file: str) -> None:

@@ -64,6 +64,15 @@ def default_embedder(profile: Any = "default") -> Any:
     return (policy.index.embedder or policy.metrics.embedder).model_dump()  # plain data: the report writes it
 
 
+def default_long_text(profile: Any = "default") -> str:
+    """How the profile's retrieval regime says its index embeds long chunks (``pool`` or
+    ``truncate``; ``pool`` for a profile without the setting)."""
+    from ..api import load_profile
+
+    retrieval = getattr(load_profile(profile).policy, "retrieval", None)
+    return getattr(retrieval, "long_chunks", "pool")
+
+
 def _check_coverage(cs: ChunkingSet, qa: QASet) -> None:
     """ADA316 when a chunking has no chunk for any QA document; a warning per missing one."""
     have = [d for d in qa.docs if cs.chunks.get(d)]
@@ -87,7 +96,8 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
              embedder: Any = None, profile: Any = "default", index_text: str = "text", n_boot: int = 2000,
              seed: int = 0, primary: str | None = None, conditions: Sequence[Condition] = (),
              errors: str = "strict", progress: Callable[[str], None] | None = None,
-             bootstrap_unit: str = "question") -> EvalReport:
+             bootstrap_unit: str = "question", budgets: Sequence[int] = (), tokenizer: str | None = None,
+             long_text: str | None = None) -> EvalReport:
     """Evaluate each chunking of ``specs`` with each retriever on the QA set.
 
     Args:
@@ -110,6 +120,12 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
             documents with their questions: a cluster bootstrap, wider CIs when questions of one
             document move together).
         primary: the measure of the selection statistics (default :func:`primary_measure`).
+        budgets: token budgets of the ``coverage@Btok`` measures (chunks in rank order while they
+            fit, the last one truncated, no cut-off k).
+        tokenizer: count chunk tokens (budgets, ``tokens@k``) with this tokenizer and truncate to
+            exact tokens; None: the chunks' own counts, truncated proportionally.
+        long_text: how ``dense`` embeds chunks longer than the model's input (``pool`` or
+            ``truncate``); None: the profile's ``retrieval.long_chunks``.
         conditions: ``--fail-if`` conditions.
         errors: invalid UTF-8 handling of the readers.
         progress: called with a short status line now and then.
@@ -127,13 +143,16 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
         _check_coverage(cs, qa)
     if embedder is None and any(r != "bm25" for r in retrievers):
         embedder = default_embedder(profile)
+    if long_text is None:
+        long_text = default_long_text(profile)
     measure = primary_measure(ks, primary)
     results, comparisons, rows = {}, {}, []
     for ret in retrievers:
         if progress:
             progress(f"retrieving with {ret}")
         evals = [evaluate_chunks(cs.chunks, qa, ret, ks, bud, embedder, scope=scope, rrf_k=rrf_k,
-                                 index_text=index_text) for cs in sets]
+                                 index_text=index_text, budgets=budgets, tokenizer=tokenizer,
+                                 long_text=long_text) for cs in sets]
         if measure not in evals[0].keys:
             raise ValueError(f"unknown primary measure {measure!r}; allowed: {', '.join(evals[0].keys)}")
         results[ret] = {cs.label: ev.summary for cs, ev in zip(sets, evals)}
@@ -143,7 +162,9 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
             rows += [{"retriever": ret, "chunking": cs.label, **r} for r in ev.per_question]
     report = {
         "version": REPORT_VERSION,
-        "settings": {"retrievers": list(retrievers), "ks": ks, "budget": str(bud) if bud else None, "scope": scope,
+        "settings": {"retrievers": list(retrievers), "ks": ks, "budget": str(bud) if bud else None,
+                     "budgets": sorted(dict.fromkeys(int(b) for b in budgets)), "tokenizer": tokenizer,
+                     "long_text": long_text, "scope": scope,
                      "rrf_k": rrf_k, "index_text": index_text, "embedder": _jsonable(embedder) if embedder else None,
                      "bootstrap": n_boot, "bootstrap_unit": bootstrap_unit, "seed": seed, "primary": measure},
         "documents": {"count": len(docs), "ids": list(docs), "notes": notes},

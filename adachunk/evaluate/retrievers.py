@@ -99,18 +99,27 @@ class BM25Retriever:
         return [_order(index.get_scores(tokenize(q)), top) for q in queries]
 
 
-_VECTORS: dict[tuple[str, str], np.ndarray] = {}  # (embedder fingerprint, text) -> vector
+_VECTORS: dict[tuple[str, str], np.ndarray] = {}  # (embedder fingerprint + mode, text) -> vector
 _MAX_CACHED = 200_000  # texts; `adachunk tune` re-embeds the same chunks across trials
+#: How a dense retriever embeds a text longer than the model's input.
+LONG_TEXT = ("pool", "truncate")
 
 
-def embed_cached(embedder, texts: Sequence[str]) -> np.ndarray:
-    """Normalised vectors of ``texts``, each distinct text embedded once per process."""
-    fp = embedder.fingerprint
+def embed_cached(embedder, texts: Sequence[str], long_text: str = "pool") -> np.ndarray:
+    """Normalised vectors of ``texts``, each distinct text embedded once per process.
+
+    ``long_text``: ``pool`` embeds a text over the model's input limit as the mean of pieces
+    that fit (:meth:`~adachunk.metrics.embedders.base.Embedder.embed`); ``truncate`` lets the
+    model read its first tokens only (:meth:`~adachunk.metrics.embedders.base.Embedder.encode`),
+    as a vector store that hands chunks to the model as they are does.
+    """
+    fp = embedder.fingerprint + ("" if long_text == "pool" else "|" + long_text)
     missing = list(dict.fromkeys(t for t in texts if (fp, t) not in _VECTORS))
     if missing:
         if len(_VECTORS) + len(missing) > _MAX_CACHED:
             _VECTORS.clear()
-        for t, v in zip(missing, np.asarray(embedder.embed(missing), dtype=np.float32)):
+        vecs = embedder.embed(missing) if long_text == "pool" else embedder.encode(missing)
+        for t, v in zip(missing, np.asarray(vecs, dtype=np.float32)):
             _VECTORS[(fp, t)] = v
     if not texts:
         return np.zeros((0, embedder.dim), np.float32)
@@ -122,17 +131,20 @@ class DenseRetriever:
 
     name = "dense"
 
-    def __init__(self, embedder: Any = None):
+    def __init__(self, embedder: Any = None, long_text: str = "pool"):
         from ..metrics.embedders import load_embedder
 
+        if long_text not in LONG_TEXT:
+            raise ValueError(f"unknown long_text {long_text!r}; allowed: {', '.join(LONG_TEXT)}")
         self.embedder = load_embedder(embedder)
+        self.long_text = long_text
 
     def rank(self, texts: Sequence[str], queries: Sequence[str], top: int | None = None) -> list[np.ndarray]:
         """Per query, the text numbers best first (``top`` of them when given)."""
         if not texts:
             return [np.zeros(0, np.int64) for _ in queries]
-        c = embed_cached(self.embedder, list(texts))
-        q = embed_cached(self.embedder, list(queries))
+        c = embed_cached(self.embedder, list(texts), self.long_text)
+        q = embed_cached(self.embedder, list(queries), self.long_text)
         scores = q @ c.T
         return [_order(row, top) for row in scores]
 
@@ -155,8 +167,8 @@ class HybridRetriever:
 
     name = "hybrid"
 
-    def __init__(self, embedder: Any = None, rrf_k: int = 60):
-        self.bm25, self.dense, self.rrf_k = BM25Retriever(), DenseRetriever(embedder), rrf_k
+    def __init__(self, embedder: Any = None, rrf_k: int = 60, long_text: str = "pool"):
+        self.bm25, self.dense, self.rrf_k = BM25Retriever(), DenseRetriever(embedder, long_text), rrf_k
 
     def rank(self, texts: Sequence[str], queries: Sequence[str], top: int | None = None,
              tokens: Sequence[list[str]] | None = None) -> list[np.ndarray]:
@@ -168,8 +180,11 @@ class HybridRetriever:
 RETRIEVERS = ("bm25", "dense", "hybrid")
 
 
-def make_retriever(name: Any, embedder: Any = None, rrf_k: int = 60):
+def make_retriever(name: Any, embedder: Any = None, rrf_k: int = 60, long_text: str = "pool"):
     """A retriever by name (``bm25``, ``dense``, ``hybrid``); an object with ``rank`` as is.
+
+    ``long_text`` (``pool`` or ``truncate``): how the dense side embeds texts longer than the
+    model's input (see :func:`embed_cached`).
 
     Raises:
         ValueError: an unknown name.
@@ -179,7 +194,7 @@ def make_retriever(name: Any, embedder: Any = None, rrf_k: int = 60):
     if name == "bm25":
         return BM25Retriever()
     if name == "dense":
-        return DenseRetriever(embedder)
+        return DenseRetriever(embedder, long_text)
     if name == "hybrid":
-        return HybridRetriever(embedder, rrf_k)
+        return HybridRetriever(embedder, rrf_k, long_text)
     raise ValueError(f"unknown retriever {name!r}; allowed: {', '.join(RETRIEVERS)}")

@@ -48,12 +48,17 @@ class MetricContext(Memo):
             the counts are taken as they are).
         embedder: an embedder instance to use instead of ``settings.embedder`` (tests,
             benchmarks), or None.
+        retrieval: the profile's retrieval regime (:class:`~adachunk.policy_types.RetrievalSpec`;
+            the default regime when none is given), read by ``rf``.
+        index_embedder: the index's embedder spec (None: the metrics embedder), which the regime's
+            ``embedder: index`` means.
     """
 
     def __init__(self, doc: Document, settings: Any = None, counter=None, *,
-                 chunk_tokenizer: str | None = None, embedder: Any = None):
+                 chunk_tokenizer: str | None = None, embedder: Any = None, retrieval: Any = None,
+                 index_embedder: Any = None):
         from ..analysis import analysis_of
-        from ..policy_types import EmbedderSpec, metrics_section
+        from ..policy_types import DEFAULT_RETRIEVAL, EmbedderSpec, RetrievalSpec, metrics_section
         from ..tokenize import get_counter
 
         super().__init__()
@@ -68,6 +73,11 @@ class MetricContext(Memo):
         self.chunk_tokenizer = chunk_tokenizer
         self.embedder = embedder if embedder is not None else self.settings.embedder
         self.counter = counter or get_counter("o200k_base")
+        if retrieval is None or isinstance(retrieval, RetrievalSpec):
+            self.retrieval = retrieval or DEFAULT_RETRIEVAL
+        else:
+            self.retrieval = RetrievalSpec.model_validate(retrieval)
+        self.index_embedder = index_embedder
         self._shared = analysis_of(doc)
 
     def memo(self, key: Any, compute: "Callable[[], Any]") -> Any:

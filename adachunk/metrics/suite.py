@@ -26,7 +26,7 @@ def _ensure_registered() -> None:
 
     ensure_builtins()
     # our own metrics register on import; import them even if components.py does not list them
-    from . import blocks, references, size  # noqa: F401
+    from . import blocks, per_cut, references, retrieval, size  # noqa: F401
 
 
 def metric_name(key: str) -> str | None:
@@ -86,9 +86,12 @@ def context_for(doc: Document, policy: Any = None, *, counter=None) -> MetricCon
 
     The settings are the profile's ``metrics`` section plus ``chunk_tokenizer``, the tokenizer
     that counted the chunks' own ``tokens`` (the solver's), so SC recounts only when the metric
-    tokenizer differs.
+    tokenizer differs, and the ``retrieval`` regime with the index embedder it may name (``rf``).
     """
     policy = getattr(policy, "policy", policy)
     solver = getattr(policy, "solver", None)
+    index = getattr(policy, "index", None)
     return MetricContext(doc, getattr(policy, "metrics", None), counter=counter,
-                         chunk_tokenizer=solver.tokenizer if solver is not None else None)
+                         chunk_tokenizer=solver.tokenizer if solver is not None else None,
+                         retrieval=getattr(policy, "retrieval", None),
+                         index_embedder=getattr(index, "embedder", None))

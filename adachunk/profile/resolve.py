@@ -22,7 +22,8 @@ from ..cost.punishments import make_shape
 from ..errors import AdachunkError, ProfileError, ProfileErrors, did_you_mean
 from ..policy import Policy
 from ..registry import detectors, embedders, shapes, splitters, tokenizers
-from . import confine
+from ..split.ladder import expand, is_auto
+from . import confine, regime
 from .limits import component_limit_errors, remote_llm_warnings
 from .loader import deep_merge, load_pack, load_raw, validate_profile
 from .schema import Profile
@@ -129,7 +130,8 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
     profile_dirs = list(dict.fromkeys([files[-1].parent] + [f.parent for f in files]))
     base_dirs = tuple(dict.fromkeys(profile_dirs + confine.search_paths()))
     built, extra_files = _build_detectors(data, base_dirs, errors)
-    candidates = _check_candidates(data, errors, files[-1].parent)
+    ladder = regime.check(profile, data, errors)
+    candidates = _check_candidates(data, errors, files[-1].parent, ladder)
     model_paths = _check_embedders(data, files[-1].parent, errors)
     rules = _build_rules(profile, data, errors) if profile is not None else []
     if profile is not None and profile.solver.tokenizer not in tokenizers:
@@ -139,18 +141,18 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
                                data, ("solver", "tokenizer")))
     if errors or profile is None:
         raise ProfileErrors(errors)
-    fp = fingerprint(profile, pack_files + extra_files)
-    sections = {"metrics": profile.metrics, "index": profile.index}
+    fp = fingerprint(profile, pack_files + extra_files, ladder)
+    sections = {"metrics": profile.metrics, "index": profile.index, "retrieval": profile.retrieval}
     for (section, name), where in model_paths.items():  # model folders, confined and made absolute
         embedder = sections[section].embedder
-        if embedder is not None:
+        if embedder is not None and embedder != "index":
             sections[section] = sections[section].updated(embedder={**embedder.model_dump(), name: str(where)})
     # the schema's validated sections are the policy's (frozen: no stage can change them)
     policy = Policy(
         name=profile.name, fingerprint=fp, detectors=built, rules=tuple(rules), solver=profile.solver,
         candidates=tuple(candidates), postprocess=profile.postprocess,
         metrics=sections["metrics"], select=profile.select,
-        index=sections["index"], data=canonical(profile),
+        index=sections["index"], retrieval=sections["retrieval"], data=canonical(profile),
     )
     return ResolvedProfile(profile=profile, policy=policy, files=files + pack_files + extra_files, data=data,
                            warnings=remote_llm_warnings(data))
@@ -239,7 +241,7 @@ def _check_embedders(data: Any, default_dir: Path, errors: list) -> dict[tuple[s
         path-like ``model`` (sentence-transformers) names.
     """
     out: dict[tuple[str, str], Path] = {}
-    for path in (("metrics", "embedder"), ("index", "embedder")):
+    for path in (("metrics", "embedder"), ("index", "embedder"), ("retrieval", "embedder")):
         node = data
         for key in path:
             node = node.get(key) if isinstance(node, dict) else None
@@ -263,8 +265,11 @@ def _check_embedders(data: Any, default_dir: Path, errors: list) -> dict[tuple[s
     return out
 
 
-def _check_candidates(data: Any, errors: list, default_dir: Path) -> list[tuple[str, dict, str]]:
-    """Validate the candidate pool against the splitter registry and each splitter's Params."""
+def _check_candidates(data: Any, errors: list, default_dir: Path,
+                      ladder: list[int] | None = None) -> list[tuple[str, dict, str]]:
+    """Validate the candidate pool against the splitter registry and each splitter's Params; an
+    ``auto`` candidate becomes one candidate per size of the regime's ``ladder``
+    (:mod:`adachunk.split.ladder`; skipped when the regime is invalid: its errors are reported)."""
     out = []
     cands = data.get("candidates") if isinstance(data, dict) else None
     if cands is None:
@@ -272,11 +277,16 @@ def _check_candidates(data: Any, errors: list, default_dir: Path) -> list[tuple[
     for i, cand in enumerate(cands if isinstance(cands, list) else []):
         if not isinstance(cand, dict) or "type" not in cand:
             continue
-        got = _component(splitters, cand, data, ("candidates", i), errors, ("type", "name"))
-        if got is not None:
-            params = got[1].model_dump() if hasattr(got[1], "model_dump") else dict(got[1])
-            _confine_cache_dir(params, data, ("candidates", i), default_dir, errors)
-            out.append((cand["type"], params, cand.get("name") or cand["type"]))
+        if is_auto(cand):
+            concrete = list(expand(dict(cand), ladder)) if ladder else []
+        else:
+            concrete = [cand]
+        for one in concrete:
+            got = _component(splitters, one, data, ("candidates", i), errors, ("type", "name"))
+            if got is not None:
+                params = got[1].model_dump() if hasattr(got[1], "model_dump") else dict(got[1])
+                _confine_cache_dir(params, data, ("candidates", i), default_dir, errors)
+                out.append((one["type"], params, one.get("name") or one["type"]))
     return out
 
 
@@ -315,10 +325,13 @@ def canonical(profile: Profile) -> dict:
     return d
 
 
-def fingerprint(profile: Profile, files: list[Path]) -> str:
-    """sha256 over the canonical profile and the bytes of every referenced rule/grammar file."""
+def fingerprint(profile: Profile, files: list[Path], ladder: list[int] | None = None) -> str:
+    """sha256 over the canonical profile, the sizes its ``auto`` candidates took (they come from
+    the embedder's files) and the bytes of every referenced rule/grammar file."""
     h = hashlib.sha256()
     h.update(json.dumps(canonical(profile), sort_keys=True, separators=(",", ":")).encode())
+    if ladder:
+        h.update(b"\x00auto sizes\x00" + json.dumps(list(ladder)).encode())
     for f in files:
         h.update(b"\x00" + Path(f).name.encode() + b"\x00")
         h.update(hashlib.sha256(Path(f).read_bytes()).digest())

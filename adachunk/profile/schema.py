@@ -14,7 +14,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 # the policy sections (and their defaults) are defined once, outside profile/, so the stages can
 # take them; re-exported here as part of the schema
 from ..policy_types import (ComponentSpec, CorefSpec, EmbedderSpec, EmbedPart, IndexSpec, MetricKey,  # noqa: F401
-                            MetricsSpec, ParentsSpec, PostprocessSpec, SelectSpec, SolverSpec, WeightPreset)
+                            MetricsSpec, ParentsSpec, PostprocessSpec, RetrievalSpec, SelectSpec, SolverSpec,
+                            WeightPreset)
 
 
 class Strict(BaseModel):
@@ -153,6 +154,10 @@ class Profile(Strict):
     metrics: MetricsSpec = Field(default_factory=MetricsSpec, description="metrics and weights")
     select: SelectSpec = Field(default_factory=SelectSpec, description="adaptive selection rules")
     index: IndexSpec = Field(default_factory=IndexSpec, description="vector index of the winning chunks")
+    retrieval: RetrievalSpec = Field(
+        default_factory=RetrievalSpec,
+        description="how the chunks will be retrieved and read (embedder, retrievers, token budgets): what the "
+        "rf metric measures and what 'auto' candidate sizes derive from")
     parents: ParentsSpec | None = Field(
         default=None, description="parent chunks containing the leaf chunks (each leaf gets parent_id); None: none")
     # excluded from dumps, hence from the canonical profile and its fingerprint: how a profile is

@@ -21,7 +21,8 @@ from ._ab_moves import top_rules
 
 METRICS = (*METRIC_KEYS, "score")
 NAMES = {"sc": "Size compliance", "bi": "Block integrity", "rc": "Reference completeness",
-         "icc": "Intrachunk cohesion", "dcc": "Document contextual coherence", "score": "Weighted score"}
+         "icc": "Intrachunk cohesion", "dcc": "Document contextual coherence", "rf": "Retrieval fit",
+         "bi_cut": "Block integrity per cut", "rc_cut": "Reference completeness per cut", "score": "Weighted score"}
 MAX_VIEWS = 50  # documents with a boundary view; the rest are listed in summary.json
 CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'")
 

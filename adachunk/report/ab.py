@@ -185,7 +185,7 @@ def _chunk_stats(run: RunData, sources: list[str]) -> dict[str, Any]:
 
 # --- CI gate ---------------------------------------------------------------------------------
 
-_COND = re.compile(r"^\s*(sc|bi|rc|icc|dcc|score)\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*$")
+_COND = re.compile(r"^\s*(sc|bi_cut|bi|rc_cut|rc|icc|dcc|rf|score)\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*$")
 # the comparison operators of a --fail-if condition (also those of `adachunk eval`)
 COMPARISONS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 

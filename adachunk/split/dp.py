@@ -252,7 +252,9 @@ class DPParams(ComponentParams):
     structures and rules shape every one of them.
     """
 
-    max_size: int | None = Field(default=None, ge=1, le=10**9, description="largest chunk")
+    max_size: int | None = Field(default=None, ge=1, le=10**9,
+                                 description="largest chunk; in a profile's pool 'auto' stands for one candidate per "
+                                 "size the retrieval regime implies (adachunk.split.ladder)")
     min_size: int | None = Field(default=None, ge=0, le=10**9, description="smallest chunk")
     chunk_cost: int | None = Field(default=None, ge=0, le=10**9, description="cost per chunk")
     target_size: int | None = Field(default=None, ge=1, le=10**9, description="preferred chunk size")

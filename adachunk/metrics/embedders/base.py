@@ -72,6 +72,12 @@ class Embedder:
         """Longest input in the model's own tokens (special tokens excluded); None: unlimited."""
         return None
 
+    @classmethod
+    def declared_limit(cls, params: EmbedderParams) -> int | None:
+        """The model's input limit in its own tokens as its files declare it, read without
+        loading the model (profile resolution derives chunk sizes from it); None: unlimited."""
+        return None
+
     @property
     def batch_size(self) -> int:
         """Most texts per model call (a speed and memory knob; it never changes the vectors)."""

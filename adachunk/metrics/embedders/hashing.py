@@ -47,6 +47,11 @@ class HashEmbedder(Embedder):
         """The simulated input limit, in words (None: unlimited, nothing is pooled)."""
         return self.params.max_tokens
 
+    @classmethod
+    def declared_limit(cls, params: HashParams) -> int | None:
+        """The simulated limit (``max_tokens``, in words)."""
+        return params.max_tokens
+
     def word_vector(self, word: str) -> tuple[int, float]:
         """Bucket and sign of one (already lower-cased) word."""
         h = zlib.crc32(word.encode("utf-8", "surrogatepass"))

@@ -22,6 +22,7 @@ about 1.6 times fewer CPU seconds on CLAIR, vectors close to but not equal to th
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import warnings
@@ -124,6 +125,41 @@ def resolve_model(model: str) -> tuple[str, str]:
                        f"`huggingface-cli download {model}` where there is network")
 
 
+def _config_file(source: str, name: str) -> Path | None:
+    """A file of the model at ``source`` (a folder, or a name in the Hugging Face cache)."""
+    folder = Path(source)
+    if folder.is_dir():
+        return folder / name if (folder / name).is_file() else None
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        cached = try_to_load_from_cache(repo_id=source, filename=name)
+    except Exception:
+        return None
+    return Path(cached) if isinstance(cached, str) else None
+
+
+def declared_seq_length(params: "STParams") -> int | None:
+    """The input limit in word pieces (special tokens included) that the model's
+    ``sentence_bert_config.json`` declares, or the ``max_seq_length`` override; None when the
+    model declares none.
+
+    Raises:
+        ProfileError: ADA213 when the model is not available offline.
+    """
+    if params.max_seq_length:
+        return params.max_seq_length
+    source, _ = resolve_model(params.model)
+    path = _config_file(source, "sentence_bert_config.json")
+    if path is None:
+        return None
+    try:
+        value = json.loads(path.read_text(encoding="utf-8")).get("max_seq_length")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return int(value) if isinstance(value, int) and value > 0 else None
+
+
 @embedders.register("sentence_transformers.v1")
 class SentenceTransformerEmbedder(Embedder):
     """A sentence-transformers model on CPU (or the configured device), normalised outputs."""
@@ -140,6 +176,13 @@ class SentenceTransformerEmbedder(Embedder):
         self._workers = 1
         self._pool: tuple[int, ThreadPoolExecutor] | None = None  # (owner pid, pool)
         self._prompt: str | None = None
+
+    @classmethod
+    def declared_limit(cls, params: STParams) -> int | None:
+        """The declared ``max_seq_length`` less [CLS] and [SEP] (what :attr:`max_tokens` gives a
+        BERT-style model once loaded)."""
+        n = declared_seq_length(params)
+        return None if n is None else max(1, n - 2)
 
     def identity(self) -> dict:
         """Model name, where it was found, its input limit and any quantisation.

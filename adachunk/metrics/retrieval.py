@@ -1,0 +1,173 @@
+"""``rf.v1``: Retrieval Fit, the share of the answers a reader retrieves from a chunking.
+
+The paper's five metrics describe chunks; none says whether the chunks can be *found*, and four
+of them grow with chunk size, so a selection on them picks the largest candidate whatever the
+reader can use (chroma-dev: 43.5% of the evidence within 1,000 tokens, against 89-91% for a
+plain 200-token splitter). This metric asks each document questions made from its own text
+(:mod:`adachunk.metrics._probes`) and retrieves, among the candidate's chunks of that document,
+as the profile's ``retrieval`` section says the reader will:
+
+* **retrievers**: ``dense`` ranks chunks by the cosine between the query's embedding and the
+  chunk's, with the regime's embedder; ``bm25`` by Okapi BM25 over the chunk's words
+  (:class:`adachunk.evaluate.BM25Retriever`); ``hybrid`` fuses both rankings (RRF, k = 60).
+* **what the embedder reads**: with ``long_chunks: truncate`` only the chunk's first
+  ``max_tokens`` model tokens (the rest is invisible to dense retrieval, as in a vector store
+  that hands chunks to the model as they are); with ``pool``, all of it.
+* **budgets**: chunks are read in rank order while they fit, the last one truncated (no more
+  than ``retrieval.k`` chunks when set); the probe scores the share of its answer passage read.
+
+The value is the mean over probes, then over (retriever, budget) pairs; ``detail`` gives each
+pair. None when the document has no prose sentence to ask about.
+
+**Cost.** A chunk's dense vector is the token-weighted mean of the embeddings of the sentences
+its visible part covers (a grid of sentence and line starts, pieces within the model's input
+limit, :mod:`adachunk.metrics.embedders.pooling`), so the document is embedded about once for
+every candidate of the pool together; only pieces cut by a chunk edge inside a sentence are new.
+The mean of sentence vectors approximates the vector of their concatenation; on chroma-dev its
+ordering of 16 candidates agrees with the exact vectors' (``bench/RESULTS.md``, "Retrieval fit").
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..registry import metrics
+from ..types import Chunk
+from .base import Metric, MetricContext, MetricResult
+from .embedders.base import normalise
+
+Span = tuple[int, int]
+RRF_K = 60
+
+
+def regime_embedder(ctx: MetricContext) -> Any:
+    """The embedder the regime names: its own spec, else the index's, else the metrics'."""
+    chosen = ctx.retrieval.embedder
+    if chosen != "index":
+        return chosen
+    return ctx.index_embedder if ctx.index_embedder is not None else ctx.embedder
+
+
+def probe_index(ctx: MetricContext) -> "ProbeIndex":
+    """The document's :class:`ProbeIndex` for the regime (one per document, embedder and mode)."""
+    import hashlib
+
+    from ..analysis import analysis_of
+    from .embedders.spans import load_embedder
+
+    emb = load_embedder(regime_embedder(ctx))
+    mode = ctx.retrieval.long_chunks
+    # the vectors are keyed by text, so they share the analysis store's log with ICC/DCC's
+    log = analysis_of(ctx.doc).vector_log("emb." + hashlib.sha256(emb.fingerprint.encode()).hexdigest()[:24])
+    return ctx.memo(("rf.index", emb.fingerprint, mode), lambda: ProbeIndex(ctx.doc.text, emb, mode, log))
+
+
+class ProbeIndex:
+    """Dense retrieval over chunkings of one document, sharing sentence embeddings between them."""
+
+    def __init__(self, text: str, embedder: Any, long_chunks: str, log: Any = None):
+        from ..detect.text_units import split_sentences
+        from .embedders.pooling import GridBuilder
+        from .embedders.spans import SpanEmbeddings, load_embedder
+
+        self.embedder = load_embedder(embedder)
+        self.spans = SpanEmbeddings(text, self.embedder, log=log)
+        self.truncate = long_chunks == "truncate"
+        if self.spans.limit is not None:
+            starts = {s for s, _ in split_sentences(text)}
+            starts.update(i + 1 for i, ch in enumerate(text) if ch == "\n")
+            self.spans._grid = GridBuilder(text, self.spans.tokens(), self.spans.limit).build(sorted(starts))
+
+    def visible(self, a: int, b: int) -> int:
+        """End of what the embedder reads of ``[a, b)``."""
+        lim = self.embedder.max_tokens
+        if not self.truncate or lim is None or self.spans.fits(a, b):
+            return b
+        starts = self.spans.tokens().starts
+        r = int(np.searchsorted(starts, a, side="left")) + lim
+        return b if r >= len(starts) else max(a + 1, min(b, int(starts[r])))
+
+    def chunk_vectors(self, spans: Sequence[Span]) -> np.ndarray:
+        """One normalised vector per chunk span (see the module docstring, "Cost")."""
+        from .embedders.pooling import pieces_of
+
+        if self.spans.limit is None:  # a model without an input limit reads every chunk whole
+            return self.spans.get(list(spans))
+        grid, count = self.spans.grid(), self.spans.tokens().count
+        per = []
+        for a, b in spans:
+            end = self.visible(a, b)
+            per.append([p for p in pieces_of(grid, a, end) if count(*p) > 0] or [(a, end)])
+        flat = list(dict.fromkeys(p for parts in per for p in parts))
+        vecs = dict(zip(flat, self.spans.get(flat)))
+        out = np.zeros((len(spans), self.embedder.dim), dtype=np.float32)
+        for i, parts in enumerate(per):
+            w = np.array([max(1, count(*p)) for p in parts], dtype=np.float32)
+            out[i] = normalise(w @ np.stack([vecs[p] for p in parts]))[0]
+        return out
+
+    def rank(self, spans: Sequence[Span], queries: Sequence[str]) -> list[np.ndarray]:
+        """Per query, chunk numbers best first."""
+        scores = self.spans.get_texts(list(queries)) @ self.chunk_vectors(spans).T
+        return [np.argsort(-row.astype(np.float64), kind="stable") for row in scores]
+
+
+def _bm25(text: str, spans: Sequence[Span], queries: Sequence[str]) -> list[np.ndarray]:
+    from ..evaluate.retrievers import BM25Retriever, span_tokens
+
+    return BM25Retriever().rank([text[a:b] for a, b in spans], list(queries), tokens=span_tokens(text, spans))
+
+
+def _hybrid(a: list[np.ndarray], b: list[np.ndarray]) -> list[np.ndarray]:
+    from ..evaluate.retrievers import rrf
+
+    return [rrf([x, y], RRF_K) for x, y in zip(a, b)]
+
+
+def read_share(order: Sequence[int], spans: Sequence[Span], tokens: Sequence[int], evidence: Sequence[Span],
+               budget: int, k: int | None) -> float:
+    """The share of ``evidence`` characters in the chunks read in ``order`` within ``budget``."""
+    from ..evaluate.measures import covered_chars, take
+
+    starts, ends = [a for a, _ in spans], [b for _, b in spans]
+    taken = take(order, starts, ends, tokens, k, budget)
+    size = sum(b - a for a, b in evidence)
+    return covered_chars(evidence, [(s, e) for _, s, e, _ in taken]) / size if size else 0.0
+
+
+@metrics.register("rf.v1")
+class RetrievalFit(Metric):
+    """Mean share of probe answers read within the regime's budgets (see the module docstring)."""
+
+    key = "rf"
+
+    def score(self, chunks: list[Chunk], ctx: MetricContext) -> MetricResult:
+        """Score one chunking; detail holds the recall per (retriever, budget)."""
+        from ._probes import document_probes
+
+        if not chunks:
+            return MetricResult(None, "no chunks")
+        regime = ctx.retrieval
+        probes = ctx.memo(("rf.probes", regime.queries), lambda: document_probes(ctx.doc.text, regime.queries))
+        if not probes:
+            return MetricResult(None, "no prose sentence to ask about")
+        spans = [(c.start, c.end) for c in chunks]
+        tokens = [max(0, int(c.tokens)) for c in chunks]
+        queries = [p.query for p in probes]
+        ranked: dict[str, list[np.ndarray]] = {}
+        if any(r in ("dense", "hybrid") for r in regime.retrievers):
+            ranked["dense"] = probe_index(ctx).rank(spans, queries)
+        if any(r in ("bm25", "hybrid") for r in regime.retrievers):
+            ranked["bm25"] = _bm25(ctx.doc.text, spans, queries)
+        if "hybrid" in regime.retrievers:
+            ranked["hybrid"] = _hybrid(ranked["bm25"], ranked["dense"])
+        detail = []
+        for r in regime.retrievers:
+            for budget in regime.budgets:
+                shares = [read_share(order, spans, tokens, p.evidence, budget, regime.k)
+                          for p, order in zip(probes, ranked[r])]
+                detail.append({"retriever": r, "budget": budget, "recall": round(float(np.mean(shares)), 6)})
+        value = float(np.mean([d["recall"] for d in detail]))
+        return MetricResult(value, f"{len(probes)} probes", detail)
