@@ -43,6 +43,7 @@ class CandidateResult:
         seconds: wall time of splitting and of scoring.
         error: the rendered error for failed candidates.
         fallback: the splitter's fallback record (reason, detail) when it fell back.
+        retrieval: the ``rf`` metric's detail (recall per retriever and budget) when computed.
     """
 
     name: str
@@ -56,6 +57,7 @@ class CandidateResult:
     seconds: dict[str, float] = field(default_factory=dict)
     error: str | None = None
     fallback: dict[str, Any] | None = None
+    retrieval: list[dict[str, Any]] | None = None
 
     def record(self) -> dict[str, Any]:
         """JSON-able summary for ``decisions.jsonl`` (no chunk texts)."""
@@ -67,6 +69,8 @@ class CandidateResult:
             out["error"] = self.error
         if self.fallback:
             out["fallback"] = self.fallback
+        if self.retrieval:
+            out["retrieval"] = self.retrieval
         return out
 
 
@@ -82,6 +86,7 @@ class Decision:
     candidates: list[CandidateResult]
     winner: int | None
     seconds: float
+    regime: dict[str, Any] | None = None
 
     @property
     def best(self) -> CandidateResult | None:
@@ -91,11 +96,15 @@ class Decision:
     def record(self) -> dict[str, Any]:
         """The JSON-ready summary of this selection: the winner, its score, every candidate."""
         best = self.best
-        return {"doc_id": self.doc_id, "source": self.source, "content_hash": self.content_hash,
-                "profile": self.profile, "profile_fingerprint": self.fingerprint,
-                "winner": best.name if best else None, "winner_type": best.type if best else None,
-                "winner_score": best.score if best else None,
-                "candidates": [c.record() for c in self.candidates], "seconds": round(self.seconds, 4)}
+        out = {"doc_id": self.doc_id, "source": self.source, "content_hash": self.content_hash,
+               "profile": self.profile, "profile_fingerprint": self.fingerprint,
+               "winner": best.name if best else None, "winner_type": best.type if best else None,
+               "winner_score": best.score if best else None}
+        if self.regime is not None:
+            # the reader the selection fitted, and what it expects the winner to give that reader
+            out["retrieval"] = {"regime": self.regime, "estimate": best.scores.get("rf") if best else None,
+                                "by_reader": best.retrieval if best else None}
+        return {**out, "candidates": [c.record() for c in self.candidates], "seconds": round(self.seconds, 4)}
 
 
 def size_stats(chunking: Chunking) -> dict[str, Any]:
@@ -144,9 +153,22 @@ def _score(res: CandidateResult, ctx, keys: tuple[str, ...], skipped: dict[str, 
     res.scores = {k: (None if k not in scored or scored[k].value is None else round(float(scored[k].value), 6))
                   for k in order}
     res.reasons = {k: r.reason for k, r in scored.items() if r.value is None and r.reason} | skipped
+    if "rf" in scored and scored["rf"].value is not None:
+        res.retrieval = scored["rf"].detail
     res.score = aggregate(scored, weights, none_policy).score
     if res.score is not None:
         res.score = round(res.score, 6)
+
+
+def _regime_record(ctx: MetricContext) -> dict[str, Any]:
+    """The regime as the decision records it, ``embedder: index`` resolved to the model it means."""
+    from .metrics.retrieval import regime_embedder
+
+    out = ctx.retrieval.model_dump(mode="json")
+    emb = regime_embedder(ctx)
+    out["embedder_spec"] = emb.model_dump(mode="json") if hasattr(emb, "model_dump") else \
+        (emb if isinstance(emb, dict) else getattr(emb, "fingerprint", repr(emb)))
+    return out
 
 
 def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
@@ -186,5 +208,6 @@ def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
             continue
         _score(res, ctx, keys, zero, tuple(metric_keys), weights, none_policy)
     winner = choose(results, policy.select)
+    regime = _regime_record(ctx) if "rf" in keys else None
     return Decision(doc.id, doc.source, doc.content_hash, policy.name, policy.fingerprint, results, winner,
-                    time.perf_counter() - t0)
+                    time.perf_counter() - t0, regime)

@@ -140,14 +140,14 @@ def test_pool_holds_several_dp_candidates_each_with_its_sizes():
     doc = read_document(EXAMPLES / "regulation_excerpt.md")
     policy = load_profile("default").policy
     names = [name for _, _, name in policy.candidates]
-    assert names[:2] == ["dp_1100", "dp_600"] and "recursive_1100" in names and "page" in names
-    for type_name, params, name in policy.candidates[:2]:
+    assert names[:3] == ["dp_254", "dp_180", "dp_127"] and "recursive_1100" in names and "page" in names
+    for type_name, params, name in policy.candidates[:3]:
         run = run_candidate(doc, policy, type_name, params, name)
-        assert run.ok
+        assert run.ok and params["min_size"] == params["max_size"] // 4
         assert max(c.tokens for c in run.chunking.chunks) <= params["max_size"]
-        assert all(c.tokens >= 100 for c in run.chunking.chunks[:-1])
+        assert all(c.tokens >= params["min_size"] for c in run.chunking.chunks[:-1])
     big = run_candidate(doc, policy, "dp.v1", policy.candidates[0][1]).chunking
-    small = run_candidate(doc, policy, "dp.v1", policy.candidates[1][1]).chunking
+    small = run_candidate(doc, policy, "dp.v1", policy.candidates[2][1]).chunking
     assert len(small.chunks) > len(big.chunks)
 
 

@@ -22,7 +22,9 @@ def doc():
 
 
 def _policy(tmp_path, extra: str = "", llm: bool = True):
-    text = FAST_PROFILE.replace("  - {type: fixed.v1, name: fixed}\n", LLM_DOWN if llm else "") + extra
+    # the paper's five metrics, each computed (the default profile computes rf alone)
+    text = (FAST_PROFILE.replace("  - {type: fixed.v1, name: fixed}\n", LLM_DOWN if llm else "")
+            .replace("metrics:\n", "metrics:\n  weights: balanced\n") + extra)
     path = tmp_path / "p.yaml"
     path.write_text(text)
     return load_profile(str(path)).policy

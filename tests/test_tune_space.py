@@ -57,11 +57,11 @@ def test_unknown_rule_is_ada215_with_hint_and_line(tmp_path):
 
 def test_cli_space_errors_name_the_key_and_the_command_line(capsys, tmp_path):
     code = main(["tune", "--profile", "default", "examples/SOURCES.md", "--param", "rules.hedding=0.5:2",
-                 "--param", "candidates.dp_11OO.max_size=500:900", "--out", str(tmp_path / "o"), "-q"])
+                 "--param", "candidates.dp_25A.max_size=500:900", "--out", str(tmp_path / "o"), "-q"])
     err = capsys.readouterr().err
     assert code == 2
     assert "ADA215 <command line> tune.space.rules.hedding" in err and "Did you mean 'heading'?" in err
-    assert "tune.space.candidates.dp_11OO" in err and "Did you mean 'dp_1100'?" in err
+    assert "tune.space.candidates.dp_25A" in err and "Did you mean 'dp_254'?" in err
     assert not (tmp_path / "o" / "study.db").exists()
 
 
@@ -80,11 +80,11 @@ def test_invalid_cli_items(items, where):
 
 
 def test_solver_key_that_the_target_overrides_is_rejected():
-    # dp_1100 sets its own max_size: the solver section's would change nothing
+    # dp_254 sets its own max_size: the solver section's would change nothing
     with pytest.raises(ProfileError) as exc:
         space_from(load_profile("default"), ["solver.max_size=500:900"], target=None, objective="intrinsic")
     err = _errors(exc.value)[0]
-    assert err.key_path == "tune.space.solver.max_size" and "candidates.dp_1100.max_size" in err.hint
+    assert err.key_path == "tune.space.solver.max_size" and "candidates.dp_254.max_size" in err.hint
 
 
 def test_parse_cli_keeps_dotted_candidate_names():
@@ -95,16 +95,16 @@ def test_parse_cli_keeps_dotted_candidate_names():
 
 def test_variant_scales_rules_and_sets_sizes_without_touching_the_base():
     rp = load_profile("default")
-    space = space_from(rp, ["rules.heading=0.5:2", "candidates.dp_1100.max_size=600:1100",
-                            "candidates.dp_1100.min_size=50:2000"], target=None, objective="intrinsic")
-    v = make_variant(rp.policy, space, {"rules.heading": 2.0, "candidates.dp_1100.max_size": 700,
-                                        "candidates.dp_1100.min_size": 900})
+    space = space_from(rp, ["rules.heading=0.5:2", "candidates.dp_254.max_size=100:300",
+                            "candidates.dp_254.min_size=50:2000"], target=None, objective="intrinsic")
+    v = make_variant(rp.policy, space, {"rules.heading": 2.0, "candidates.dp_254.max_size": 200,
+                                        "candidates.dp_254.min_size": 900})
     heading = next(r for r in v.policy.rules if r.name == "heading")
     base = next(r for r in rp.policy.rules if r.name == "heading")
     assert (heading.on.scale, heading.off.scale) == (2 * base.on.scale, 2 * base.off.scale)
-    assert v.cands == [("dp.v1", {**v.cands[0][1]}, "dp_1100")]
-    assert v.cands[0][1]["max_size"] == 700 and v.cands[0][1]["min_size"] == 700  # repaired: min <= max
-    assert dict(rp.policy.candidates[0][1])["max_size"] == 1100  # base unchanged
+    assert v.cands == [("dp.v1", {**v.cands[0][1]}, "dp_254")]
+    assert v.cands[0][1]["max_size"] == 200 and v.cands[0][1]["min_size"] == 200  # repaired: min <= max
+    assert dict(rp.policy.candidates[0][1])["max_size"] == 254  # base unchanged
     assert v.policy.detectors is rp.policy.detectors  # same detector instances: analyses are reused
 
 

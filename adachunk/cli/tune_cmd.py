@@ -40,8 +40,10 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--profile", "-p", default="default", help="builtin profile name or YAML path (default: default)")
     p.add_argument("--objective", choices=["intrinsic", "qa", "both"],
                    help="intrinsic weighted score, a QA measure, or their mean (default: the profile's, intrinsic)")
-    p.add_argument("--qa", metavar="FILE", help="QA JSONL file (for --objective qa/both)")
-    p.add_argument("--qa-measure", help="QA measure to maximise, e.g. coverage@5 (default), recall@5, mrr")
+    p.add_argument("--qa", metavar="FILE", action="append",
+                   help="QA file (JSONL or Chroma's CSV) for --objective qa/both; repeatable (questions together)")
+    p.add_argument("--qa-measure", help="QA measure to maximise, e.g. coverage@5 (default), recall@5, mrr, or "
+                   "regime: the evidence the profile's retrieval regime reads (its retrievers and token budgets)")
     p.add_argument("--retriever", choices=["bm25", "dense", "hybrid"], default="bm25",
                    help="retriever of the QA objective (default: bm25)")
     p.add_argument("--qa-budget", type=budget_arg, metavar="TOKENS",

@@ -21,7 +21,7 @@ from .core import EvalResult, evaluate_chunks
 from .gate import Condition, check_gate, parse_condition
 from .generate import generate_qa, write_qa
 from .measures import Budget, measure_keys, parse_budget
-from .qa import QASet, QAWarning, Question, load_qa, locate_answer
+from .qa import QASet, QAWarning, Question, load_qa, load_qa_files, locate_answer
 from .report import EvalReport, read_documents, run_eval, write_report
 from .retrievers import BM25Retriever, DenseRetriever, HybridRetriever, make_retriever, rrf, tokenize
 from .stats import paired_delta, prob_best, questions_needed, selection
@@ -29,7 +29,7 @@ from .stats import paired_delta, prob_best, questions_needed, selection
 __all__ = [
     "BM25Retriever", "Budget", "ChunkingSet", "Condition", "DenseRetriever", "EvalReport", "EvalResult",
     "HybridRetriever", "QASet", "QAWarning", "Question", "check_gate", "evaluate_chunks", "generate_qa",
-    "load_chunking", "load_chunkings", "load_qa", "locate_answer", "make_retriever", "measure_keys",
+    "load_chunking", "load_chunkings", "load_qa", "load_qa_files", "locate_answer", "make_retriever", "measure_keys",
     "paired_delta", "parse_budget", "parse_condition", "prob_best", "questions_needed", "read_documents",
     "rrf", "run_eval", "selection", "tokenize", "write_qa", "write_report",
 ]

@@ -28,6 +28,7 @@ line is ``ADA315``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -302,6 +303,21 @@ def load_qa(path: str | os.PathLike, docs: Mapping[str, Document]) -> QASet:
                          location=Location(file))
     _check_ids(questions, warnings, file)
     return QASet(questions, warnings, file, lines, docs)
+
+
+def load_qa_files(paths: Iterable[str | os.PathLike], docs: Mapping[str, Document]) -> QASet:
+    """Several QA files (:func:`load_qa` each) as one set: their questions in file order, each
+    question's id prefixed with its file's stem when two files are given."""
+    paths = list(paths)
+    sets = [load_qa(p, docs) for p in paths]
+    if len(sets) == 1:
+        return sets[0]
+    questions = []
+    for p, qs in zip(paths, sets):
+        stem = Path(os.fspath(p)).stem
+        questions += [dataclasses.replace(q, id=f"{stem}:{q.id}") for q in qs.questions]
+    return QASet(questions, [w for qs in sets for w in qs.warnings], ";".join(map(os.fspath, paths)),
+                 sum(qs.lines for qs in sets), docs)
 
 
 def _objects(file: str, raw: str):

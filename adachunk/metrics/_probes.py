@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 Span = tuple[int, int]
+SPREAD = 600  # most characters between the two sentences of a passage
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,10 @@ def document_probes(text: str, n: int = 32, window: int = 800, words: int = 6) -
     for j in range(min(n, len(spans))):
         i = int(step * j + step / 2)
         ev = [spans[i]]
-        if i + 1 < len(spans) and not text[spans[i][1]:spans[i + 1][0]].strip():
-            ev.append(spans[i + 1])
+        gap = 1 + (j % 3 == 2)  # a third of the passages skip a sentence: answers spread over a paragraph
+        if i + gap < len(spans) and spans[i + gap][0] - spans[i][1] <= SPREAD and \
+                "\n\n" not in text[spans[i][1]:spans[i + gap][0]]:
+            ev.append(spans[i + gap])
         a, b = ev[0][0], ev[-1][1]
         passage = list(dict.fromkeys(w for w in _WORD.findall(text, a, b) if content(w)))
         if not passage:

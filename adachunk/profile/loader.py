@@ -78,7 +78,13 @@ def _item_key(item: Any) -> Any:
 
 
 def deep_merge(base: Any, child: Any, path: tuple = ()) -> Any:
-    """Merge ``child`` over ``base`` keeping the marks of whichever side a value comes from."""
+    """Merge ``child`` over ``base`` keeping the marks of whichever side a value comes from.
+
+    Mappings merge key by key, except ``metrics.weights``, which a child replaces whole: weights
+    are one distribution, and a base's metric the child does not name must not stay weighed.
+    """
+    if path == ("metrics", "weights"):
+        return child
     if isinstance(base, dict) and isinstance(child, dict):
         out = MarkedDict()
         out.here = getattr(child, "here", getattr(base, "here", ("<input>", 0, 0)))

@@ -286,6 +286,17 @@ def _one_of(registry, defs: dict, base: dict, extra: dict | None = None, also: l
     return {"description": base.get("description", ""), "oneOf": branches} if branches else base
 
 
+def _allow_auto_sizes(spec: dict) -> None:
+    """The size an ``auto`` candidate takes from the retrieval regime also accepts ``"auto"``."""
+    from ..split.ladder import AUTO, AUTO_KEYS
+
+    for branch in spec.get("oneOf", []):
+        key = AUTO_KEYS.get(branch.get("title"))
+        if key and key in branch["properties"]:
+            branch["properties"][key] = {"anyOf": [branch["properties"][key], {
+                "const": AUTO, "description": "one candidate per size the retrieval regime implies"}]}
+
+
 def json_schema(kind: str = "profile") -> dict:
     """JSON Schema (draft 2020-12) of a profile file (``kind="profile"``) or a rule pack
     (``kind="pack"``), with registered detectors, splitters, embedders, coreference backends
@@ -303,6 +314,7 @@ def json_schema(kind: str = "profile") -> dict:
         name_field = {"name": {"anyOf": [{"type": "string"}, {"type": "null"}],
                                "description": "label of this candidate in reports"}}
         defs["CandidateSpec"] = _one_of(splitters, defs, defs["CandidateSpec"], extra=name_field)
+        _allow_auto_sizes(defs["CandidateSpec"])
     if "EmbedderSpec" in defs:
         defs["EmbedderSpec"] = _one_of(embedders, defs, defs["EmbedderSpec"])
     if "CorefSpec" in defs:

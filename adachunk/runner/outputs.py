@@ -39,6 +39,30 @@ class _Means:
         return {k: (round(100 * self.sum[k] / self.n[k], 2) if self.n[k] else None) for k in keys}
 
 
+class _Reader:
+    """The retrieval regime of the run and the winners' mean retrieval estimates (percent)."""
+
+    def __init__(self):
+        self.regime: dict[str, Any] | None = None
+        self.means = _Means()
+        self.by: dict[str, list[float]] = defaultdict(list)
+
+    def add(self, retrieval: dict[str, Any] | None) -> None:
+        if not retrieval:
+            return
+        self.regime = self.regime or retrieval.get("regime")
+        self.means.add({"rf": retrieval.get("estimate")}, None)
+        for row in retrieval.get("by_reader") or []:
+            self.by[f"{row['retriever']}@{row['budget']}"].append(float(row["recall"]))
+
+    def result(self) -> dict[str, Any]:
+        if self.regime is None:
+            return {}
+        est = self.means.result()["rf"]
+        return {"retrieval": {"regime": self.regime, "estimate": est,
+                              "by_reader": {k: round(100 * sum(v) / len(v), 2) for k, v in self.by.items()}}}
+
+
 class _Writer:
     """A text file written under a temporary name, renamed on close."""
 
@@ -88,6 +112,7 @@ def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink,
     per_candidate: dict[str, _Means] = defaultdict(_Means)
     status: dict[str, Counter] = defaultdict(Counter)
     winners, adaptive = Counter(), _Means()
+    reader = _Reader()
     totals = Counter()
     failures = []
     for source in sources:
@@ -114,6 +139,7 @@ def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink,
             winners[decision["winner"]] += 1
             best = next(c for c in decision["candidates"] if c["name"] == decision["winner"])
             adaptive.add(best.get("scores", {}), best.get("score"))
+            reader.add(decision.get("retrieval"))
         for rec in entry["chunks"]:
             chunks_w.write(dumps(rec) + "\n")
         if pq is not None:
@@ -130,6 +156,7 @@ def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink,
         "selection_frequency": {k: round(100 * v / n_ok, 2) for k, v in sorted(winners.items(), key=lambda kv: -kv[1])},
         "adaptive": adaptive.result(),
         "candidates": {name: {"means": m.result(), "status": dict(status[name])} for name, m in per_candidate.items()},
+        **reader.result(),
         "failures": failures[:1000],
         **notes,
     }

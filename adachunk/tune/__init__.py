@@ -34,7 +34,7 @@ def read_corpus(inputs: Iterable[str], errors: str = "strict") -> dict[str, Any]
 
 
 def tune(profile: str, inputs: Iterable[str], out: str | Path, *, objective: str | None = None,
-         qa: str | None = None, qa_measure: str | None = None, trials: int | None = None,
+         qa: "str | list[str] | None" = None, qa_measure: str | None = None, trials: int | None = None,
          folds: int | None = None, seed: int | None = None, target: str | None = None,
          params: list[str] | None = None, errors: str = "strict", progress: bool | None = False,
          plots: bool = True, qa_options: dict | None = None):
@@ -47,8 +47,11 @@ def tune(profile: str, inputs: Iterable[str], out: str | Path, *, objective: str
         inputs: files, folders or globs.
         out: output folder (the study lives there and resumes from there).
         objective: ``intrinsic``, ``qa`` or ``both``.
-        qa: the QA JSONL file (needed by ``qa``/``both``).
-        qa_measure: the QA summary measure maximised (``coverage@5``, ``recall@5``, ``mrr``...).
+        qa: the QA file (JSONL, or Chroma's CSV), or several (their questions together); needed
+            by ``qa``/``both``.
+        qa_measure: the QA summary measure maximised (``coverage@5``, ``recall@5``, ``mrr``...), or
+            ``regime``: the evidence the profile's retrieval regime reads (its retrievers and
+            budgets, :func:`adachunk.tune.objective.regime_value`).
         trials: trials per fold (the total: a resumed run adds only the missing ones).
         folds: cross-validation folds over documents.
         seed: seed of the split and the sampler.
@@ -75,13 +78,14 @@ def tune(profile: str, inputs: Iterable[str], out: str | Path, *, objective: str
         raise ValueError(f"--objective {objective} needs a QA file (--qa FILE)")
     docs = read_corpus(inputs, errors)
     qa_set = None
+    paths = [qa] if isinstance(qa, str) else list(qa or [])
     if objective != "intrinsic":
-        from ..evaluate import load_qa
+        from ..evaluate import load_qa_files
 
-        qa_set = load_qa(qa, docs)
+        qa_set = load_qa_files(paths, docs)
     res = run_tune(rp, docs, space, out, trials=trials or spec.trials, folds=folds or spec.folds,
                    seed=spec.seed if seed is None else seed, objective=objective, qa=qa_set,
-                   qa_path=qa if objective != "intrinsic" else None, qa_measure=qa_measure,
+                   qa_path=";".join(paths) if objective != "intrinsic" else None, qa_measure=qa_measure,
                    qa_options=qa_options, progress=progress)
     files = write_outputs(res, rp, space, profile, objective=objective, qa_measure=qa_measure, plots=plots)
     return res, files

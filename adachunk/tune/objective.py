@@ -275,6 +275,8 @@ class Evaluator:
         qa = dataclasses.replace(self.qa, questions=[q for q in self.qa.questions if q.doc in wanted])
         if not qa.questions:
             return 0.0
+        if self.qa_measure == REGIME:
+            return regime_value(chunks_by_doc, qa, self.base)
         res = evaluate_chunks(chunks_by_doc, qa, **{"retriever": "bm25", **self.qa_options})
         if self.qa_measure not in res.summary:
             raise ValueError(f"unknown QA measure {self.qa_measure!r}; allowed: {', '.join(res.keys)}")
@@ -294,6 +296,27 @@ class Evaluator:
             except Exception:  # an unavailable model: its metrics are None, no calls to count
                 return 0
         return total
+
+
+#: The QA measure "what the profile's retrieval regime reads" (:func:`regime_value`).
+REGIME = "regime"
+
+
+def regime_value(chunks_by_doc: Mapping[str, list], qa: Any, policy: Policy) -> float:
+    """The evidence a reader of the profile's ``retrieval`` regime gets: the mean over its
+    retrievers and budgets of ``coverage@Btok`` (chunks in rank order within B tokens of the
+    solver's tokenizer, corpus-wide, long chunks embedded as the regime says, at most ``k``)."""
+    from ..evaluate import evaluate_chunks
+
+    r = policy.retrieval
+    embedder = r.embedder if r.embedder != "index" else (policy.index.embedder or policy.metrics.embedder)
+    tokenizer = policy.solver.tokenizer if policy.solver.granularity == "tokens" else None
+    values = []
+    for retriever in r.retrievers:
+        res = evaluate_chunks(chunks_by_doc, qa, retriever=retriever, ks=(r.k or 1,), embedder=embedder,
+                              budgets=r.budgets, tokenizer=tokenizer, long_text=r.long_chunks)
+        values += [res.summary[f"coverage@{b}tok"] for b in r.budgets]
+    return float(statistics.fmean(values))
 
 
 @dataclass

@@ -83,7 +83,9 @@ def make_folds(doc_ids: list[str], k: int, seed: int) -> list[list[str]]:
 def signature_of(rp, space: Space, docs: dict, *, objective: str, qa_measure: str, qa_path: str | None,
                  folds: int, seed: int, qa_options: dict | None = None) -> dict[str, Any]:
     """What a study in ``--out`` must agree on to be resumed."""
-    qa_hash = hashlib.sha256(Path(qa_path).read_bytes()).hexdigest()[:16] if qa_path else None
+    # one path, or several joined by ";" (tune --qa given more than once): their bytes in order
+    qa_hash = hashlib.sha256(b"\0".join(Path(p).read_bytes() for p in qa_path.split(";"))).hexdigest()[:16] \
+        if qa_path else None
     doc_hash = hashlib.sha256(json.dumps(sorted((d, doc.content_hash) for d, doc in docs.items())).encode())
     return {"profile": rp.name, "fingerprint": rp.fingerprint[:16], "space": space.signature(),
             "target": space.target, "objective": objective, "qa_measure": qa_measure if qa_path else None,
