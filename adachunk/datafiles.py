@@ -7,8 +7,10 @@ install, tests) they sit at the repository root beside the package.
 from __future__ import annotations
 
 import importlib.resources as resources
+import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterable
 
 KINDS = ("profiles", "rules", "grammar")
 
@@ -22,3 +24,15 @@ def data_dir(kind: str) -> Path:
     if packaged.is_dir():
         return packaged
     return Path(__file__).resolve().parent.parent / kind
+
+
+def is_inside(path: Path | str, roots: Iterable[Path | str]) -> bool:
+    """Whether ``path``, symlinks resolved, is one of ``roots`` or below one of them (the test
+    behind every confinement of what a profile may read or write: :mod:`adachunk.profile.confine`,
+    a grammar's imports)."""
+    real = os.path.realpath(path)
+    for root in roots:
+        base = os.path.realpath(root)
+        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
+            return True
+    return False

@@ -1,8 +1,10 @@
 """Structured, coded errors.
 
-Codes: ``ADA1xx`` internal invariants, ``ADA2xx`` profile problems, ``ADA3xx`` input problems.
+Codes: ``ADA1xx`` internal invariants, ``ADA2xx`` profile problems, ``ADA3xx`` input problems,
+``ADA4xx`` notices (warnings: the work went on, but something was dropped or replaced).
 The CLI prints :meth:`AdachunkError.render` (``CODE path:line:col key.path: message. hint``)
-and exits non-zero; library users catch :class:`AdachunkError` and read the fields.
+and exits non-zero; library users catch :class:`AdachunkError` and read the fields. Notices are
+:class:`AdachunkWarning` s (``warnings.warn``), which the CLI prints in the same one-line form.
 """
 
 from __future__ import annotations
@@ -112,6 +114,54 @@ class InputError(AdachunkError):
     """ADA3xx: an input document cannot be read or parsed."""
 
 
+class AdachunkWarning(UserWarning):
+    """ADA4xx: a coded, located notice (``warnings.warn``); ``str()`` is its one-line form,
+    ``CODE file:line: message.``, which is all the CLI prints of it.
+
+    Attributes:
+        code: the notice's code (``ADA401``).
+        message: what happened, one sentence.
+        location: the file (and line) it is about.
+    """
+
+    def __init__(self, code: str, message: str, location: Location | None = None):
+        self.code, self.message, self.location = code, message, location or Location()
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """One line: ``CODE file:line: message.``."""
+        return f"{self.code} {self.location.render()}: {self.message.rstrip('.')}."
+
+    def __reduce__(self):  # picklable across worker processes
+        return (self.__class__, (self.code, self.message, self.location))
+
+
+def notice(code: str, message: str, source: str | None = None, line: int | None = None,
+           category: type[AdachunkWarning] = AdachunkWarning) -> None:
+    """Emit the notice ``code`` about ``source`` (``warnings.warn`` of an :class:`AdachunkWarning`)."""
+    import warnings
+
+    warnings.warn(category(code, message, Location(source, line)), stacklevel=3)
+
+
+def install_notice_format() -> None:
+    """Make ``warnings`` print an :class:`AdachunkWarning` as its own line (no install path, no
+    source line), any other warning as before (the CLI calls this once at start)."""
+    import warnings
+
+    original = warnings.formatwarning
+    if getattr(original, "adachunk_notices", False):
+        return
+
+    def formatwarning(message, category, filename, lineno, line=None):
+        if isinstance(message, AdachunkWarning):
+            return message.render() + "\n"
+        return original(message, category, filename, lineno, line)
+
+    formatwarning.adachunk_notices = True  # type: ignore[attr-defined]
+    warnings.formatwarning = formatwarning
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """Return ``Did you mean 'x'?`` for the closest choice, or None when none is close."""
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
@@ -162,4 +212,9 @@ CODES = {
     "ADA318": "input file larger than the input size limit (--max-input-mb, ADACHUNK_MAX_INPUT_BYTES)",
     "ADA319": "output folder in use by another run (its lock names the holder)",
     "ADA320": "the vector index cannot be written (disk full, permissions, store error)",
+    "ADA401": "notice: invalid split points of a parsed document dropped",
+    "ADA402": "notice: precomputed coreference pairs dropped (offsets outside the text or malformed)",
+    "ADA403": "notice: a parsed document's document_name is not a usable doc_id; the file stem is used",
+    "ADA404": "notice: a profile structure failed on a document; its candidates were left out "
+              "(select.on_detector_error: fallback)",
 }

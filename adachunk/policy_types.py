@@ -170,6 +170,13 @@ class SelectSpec(Section):
         description="also score candidates that cannot win (fell back while another is ok): "
         "their scores then show in decisions.jsonl, at the cost of their embedding work",
     )
+    on_detector_error: Literal["fail", "fallback"] = Field(
+        default="fail",
+        description="when one of the profile's structures fails on a document (e.g. ADA306, a "
+        "pattern past its deadline): 'fail' fails the document (run exits 2, the document is "
+        "listed in summary.json); 'fallback' selects among the candidates that do not need the "
+        "structure, with an ADA404 notice on stderr and a count in summary.json",
+    )
 
 
 EmbedPart = Literal["heading_path", "structure_path", "definitions", "table_context", "text"]

@@ -87,6 +87,7 @@ class Decision:
     winner: int | None
     seconds: float
     regime: dict[str, Any] | None = None
+    detector_errors: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def best(self) -> CandidateResult | None:
@@ -104,6 +105,8 @@ class Decision:
             # the reader the selection fitted, and what it expects the winner to give that reader
             out["retrieval"] = {"regime": self.regime, "estimate": best.scores.get("rf") if best else None,
                                 "by_reader": best.retrieval if best else None}
+        if self.detector_errors:  # select.on_detector_error: fallback
+            out["detector_errors"] = self.detector_errors
         return {**out, "candidates": [c.record() for c in self.candidates], "seconds": round(self.seconds, 4)}
 
 
@@ -190,7 +193,9 @@ def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
     keys = tuple(k for k in metric_keys if not weights or weights.get(k, 0) > 0)
     zero = {k: "weight 0 in the profile: not computed" for k in metric_keys if k not in keys}
     results = []
-    for run in run_candidates(doc, policy, postprocess=postprocess):
+    runs = run_candidates(doc, policy, postprocess=postprocess)
+    detector_errors = _detector_errors(runs, doc, policy.select)
+    for run in runs:
         res = CandidateResult(name=run.name, type=run.type, status=_status(run.chunking), chunking=run.chunking,
                               error=run.error, seconds={"split_s": round(run.seconds, 4)})
         if run.chunking is not None:
@@ -210,4 +215,35 @@ def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
     winner = choose(results, policy.select)
     regime = _regime_record(ctx) if "rf" in keys else None
     return Decision(doc.id, doc.source, doc.content_hash, policy.name, policy.fingerprint, results, winner,
-                    time.perf_counter() - t0, regime)
+                    time.perf_counter() - t0, regime, detector_errors)
+
+
+def _detector_errors(runs, doc: Document, select: SelectSpec) -> list[dict[str, Any]]:
+    """The failures of the profile's own structures among ``runs`` (one per structure).
+
+    A structure that cannot run on the document means the policy was not applied: with
+    ``select.on_detector_error: fail`` (the default) the first such error is raised, and the
+    document fails; with ``fallback`` the candidates that needed it are left out (as any failed
+    candidate is), an ``ADA404`` notice names the document, and the record lists them.
+
+    Raises:
+        AdachunkError: the structure's error (``ADA306``...), naming the document.
+    """
+    from .analysis import is_structure_failure
+    from .errors import notice
+
+    by_structure: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        if not is_structure_failure(run.failure):
+            continue
+        if select.on_detector_error == "fail":
+            raise run.failure
+        key = run.failure.key_path
+        entry = by_structure.setdefault(key, {"structure": key.split(".", 1)[1], "code": run.failure.code,
+                                              "error": run.failure.render(), "candidates": []})
+        entry["candidates"].append(run.name)
+    for e in by_structure.values():
+        notice("ADA404", f"structure '{e['structure']}' failed ({e['code']}); candidates "
+               f"{', '.join(e['candidates'])} left out (select.on_detector_error: fallback): {e['error']}",
+               doc.source or doc.id)
+    return list(by_structure.values())

@@ -27,7 +27,8 @@ in ``--cache`` (their spans), so a second run only retrieves.
 Output: a Markdown table per corpus and retriever on stdout and in ``--out/retrieval.md``, every
 number and CI in ``--out/retrieval.json``. The CI of ``A - best peer`` is the paired percentile
 bootstrap over questions (2,000 resamples, seed 0) against the peer configuration with the highest
-mean on that measure.
+mean on that measure; each DP size is also compared with chonkie's RecursiveChunker at the same
+size. The JSON keeps every per-question value, for any other pairing.
 """
 
 from __future__ import annotations
@@ -246,7 +247,25 @@ def compare(results, sets) -> dict[str, dict[str, dict[str, Any]]]:
     return out
 
 
-def table(corpus: str, qa, sets, results, deltas) -> str:
+def same_size(results, sets, peer: str = "chonkie RecursiveChunker") -> dict[str, dict[str, dict[str, Any]]]:
+    """retriever → ``adachunk DP N`` → measure → delta to ``peer N`` (the DP alone against the
+    recursive splitter at the same maximum size), with its CI."""
+    from adachunk.evaluate.stats import paired_delta
+
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for retriever, by_label in results.items():
+        out[retriever] = {}
+        for cs in sets:
+            other = f"{peer} {cs['size']}"
+            if cs["kind"] != "dp" or other not in by_label:
+                continue
+            out[retriever][cs["label"]] = {
+                m: {**paired_delta(by_label[other]["values"][m], by_label[cs["label"]]["values"][m]),
+                    "peer": other} for m in MEASURES}
+    return out
+
+
+def table(corpus: str, qa, sets, results, deltas, same) -> str:
     """The Markdown table of one corpus."""
     lines = [f"### {corpus}: {len(qa.questions)} questions", "",
              "| chunking | chunks | mean tokens | recall@5 | precision@5 | IoU@5 | dense @1,000 | dense @2,000 | "
@@ -271,6 +290,15 @@ def table(corpus: str, qa, sets, results, deltas) -> str:
                 cells.append(f"{100 * x['delta']:+.1f} [{100 * x['ci95'][0]:+.1f}, {100 * x['ci95'][1]:+.1f}] "
                              f"vs {x['best_peer']}")
         lines.append(f"| {cs['label']} | " + " | ".join(cells) + " |")
+    if same.get("dense"):
+        lines += ["", "The DP alone against chonkie's RecursiveChunker at the same size (points, 95% bootstrap CI):",
+                  "", "| chunking | dense @1,000 | dense @2,000 | BM25 @1,000 | BM25 @2,000 |", "|---|---|---|---|---|"]
+        for label in same["dense"]:
+            cells = [f"{100 * x['delta']:+.1f} [{100 * x['ci95'][0]:+.1f}, {100 * x['ci95'][1]:+.1f}]"
+                     for retriever in ("dense", "bm25") for b in BUDGETS
+                     for x in [same[retriever][label][f"coverage@{b}tok"]]]
+            lines.append(f"| {label} vs {same['dense'][label]['coverage@1000tok']['peer']} | "
+                         + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -299,13 +327,15 @@ def main() -> int:
         print(f"{corpus}: {len(docs)} documents, {len(qa.questions)} questions", file=sys.stderr)
         sets = chunkings(corpus, docs, args)
         results = evaluate(docs, qa, sets)
-        deltas = compare(results, sets)
-        md.append(table(corpus, qa, sets, results, deltas))
+        deltas, same = compare(results, sets), same_size(results, sets)
+        md.append(table(corpus, qa, sets, results, deltas, same))
         print(md[-1] + "\n", flush=True)
         report[corpus] = {"questions": len(qa.questions), "chunkings": [{k: v for k, v in cs.items() if k != "spans"}
                                                                        for cs in sets],
                           "summary": {r: {lab: x["summary"] for lab, x in by.items()} for r, by in results.items()},
-                          "deltas": deltas}
+                          "deltas": deltas, "same_size": same,
+                          # Per-question values, so that any other pair can be compared later.
+                          "values": {r: {lab: x["values"] for lab, x in by.items()} for r, by in results.items()}}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "retrieval.json").write_text(json.dumps(report, indent=1))
     (args.out / "retrieval.md").write_text("\n\n".join(md) + "\n")

@@ -36,6 +36,6 @@ def test_every_catalogued_code_is_used():
 def test_catalogue_is_ordered_and_classed():
     codes = list(CODES)
     assert codes == sorted(codes)
-    for code in codes:  # ADA1xx internal, ADA2xx profile, ADA3xx input
-        assert code[3] in "123", code
+    for code in codes:  # ADA1xx internal, ADA2xx profile, ADA3xx input, ADA4xx notices
+        assert code[3] in "1234", code
         assert CODES[code].strip(), code

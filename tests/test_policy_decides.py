@@ -4,14 +4,13 @@ report's account of which rules moved which boundaries."""
 
 from __future__ import annotations
 
-import logging
 
 import pytest
 
 from adachunk import load_profile
 from adachunk.analysis import analysis_of
 from adachunk.detect.base import DetectContext
-from adachunk.errors import ProfileErrors
+from adachunk.errors import AdachunkWarning, ProfileErrors
 from adachunk.ingest import read_document
 from adachunk.metrics.blocks import gold_blocks
 from adachunk.metrics.coref import CorefBackend, PairSet
@@ -105,14 +104,16 @@ metrics:
         coref._items.pop("counting.test", None)
 
 
-def test_bad_pairs_are_dropped_with_a_counted_warning(caplog):
-    doc = Document(id="bad", text="The Commission said it agreed.",
+def test_bad_pairs_are_dropped_with_a_counted_warning():
+    doc = Document(id="bad", text="The Commission said it agreed.", source="bad.json",
                    entity_pron_pairs=[[[4, 13], [20, 21]], [[4, 13], [400, 402]], [[-3, 2], [5, 6]]])
     policy = load_profile("default").policy
-    with caplog.at_level(logging.WARNING, logger="adachunk.metrics"):
+    with pytest.warns(AdachunkWarning) as rec:
         spans = policy.detectors["coref_pair"].detect(DetectContext(doc.text, doc, policy.metrics))
     assert [(s.start, s.end) for s in spans] == [(4, 22)]
-    assert any("2 of 3 precomputed pairs dropped" in r.getMessage() for r in caplog.records)
+    # one coded, located line, like every notice (issue 37)
+    assert [str(w.message) for w in rec] == [
+        "ADA402 bad.json: 2 of 3 precomputed pairs dropped (offsets outside the text or malformed)."]
 
 
 def test_a_document_without_blocks_or_pairs_runs_to_empty_structures():

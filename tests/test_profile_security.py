@@ -261,3 +261,111 @@ def test_a_path_like_sentence_transformers_model_is_confined(tmp_path):
     (tmp_path / "team" / "m").mkdir()
     prof.write_text("name: p\nmetrics:\n  embedder: {type: sentence_transformers.v1, model: ./m}\n")
     assert resolve(prof).policy.metrics.embedder.model == str((tmp_path / "team" / "m").resolve())
+
+
+# --- issue 37: a grammar's %import is confined as the grammar is -----------------------------------
+
+
+def _import_profile(prof: Path, grammar: str) -> Path:
+    write(prof / "g.lark", grammar)
+    return write(prof / "p.yaml", "name: p\nstructures:\n"
+                 "  art: {type: grammar.lark.v1, grammar: g.lark, start: start}\n")
+
+
+@pytest.fixture
+def no_read_outside(monkeypatch, tmp_path):
+    """Fail the test if anything under tmp_path/outside (or /etc/passwd) is opened for reading."""
+    import builtins
+    import io
+
+    outside = os.path.realpath(tmp_path / "outside")
+    real_open = builtins.open
+
+    def guarded(file, *a, **kw):
+        mode = a[0] if a else kw.get("mode", "r")
+        if isinstance(file, (str, os.PathLike)) and not set(mode) & set("wax"):  # a read
+            real = os.path.realpath(file)
+            if real.startswith(outside + os.sep) or real == "/etc/passwd":
+                pytest.fail(f"an outside file was opened: {file}")
+        return real_open(file, *a, **kw)
+
+    monkeypatch.setattr(builtins, "open", guarded)
+    monkeypatch.setattr(io, "open", guarded)
+    return tmp_path / "outside"
+
+
+def test_an_import_through_a_symlinked_folder_is_refused(tmp_path, no_read_outside):
+    write(no_read_outside / "x.lark", 'A: "zz"\n')
+    prof = tmp_path / "prof"
+    prof.mkdir()
+    os.symlink(no_read_outside, prof / "sub")
+    p = _import_profile(prof, 'start: "Article" " " A\n%import .sub.x (A)\n')
+    err = one(p, "ADA220")
+    assert err.location.file == str(prof / "g.lark") and err.location.line == 2
+    assert err.key_path == "structures.art"
+    assert str(no_read_outside / "x.lark") in err.message
+
+
+def test_an_import_of_a_file_symlink_opens_nothing(tmp_path, no_read_outside):
+    prof = tmp_path / "prof"
+    prof.mkdir()
+    os.symlink("/etc/passwd", prof / "leak.lark")
+    p = _import_profile(prof, 'start: "Article" " " ROOT\n\n%import .leak.ROOT\n')
+    err = one(p, "ADA220")
+    assert err.location.file == str(prof / "g.lark") and err.location.line == 3
+    assert "/etc/passwd" in err.message
+    assert not [e for e in errors_of(p) if e.code == "ADA208"]  # nothing parsed, nothing blamed
+
+
+def test_an_import_through_a_search_path_folder_is_confined_too(tmp_path, monkeypatch, no_read_outside):
+    write(no_read_outside / "x.lark", 'A: "zz"\n')
+    shared = tmp_path / "shared"
+    write(shared / "ok.lark", 'B: "yy"\n')
+    os.symlink(no_read_outside / "x.lark", shared / "evil.lark")
+    monkeypatch.setenv("ADACHUNK_PROFILE_PATH", str(shared))
+    prof = tmp_path / "prof"
+    prof.mkdir()
+    # a library-style import found in a search folder is allowed ...
+    good = _import_profile(prof, 'start: "Article" " " B\n%import ok.B\n')
+    rp = resolve(good)
+    assert "art" in rp.policy.detectors
+    assert (shared / "ok.lark").resolve() in [Path(f).resolve() for f in rp.files]  # in the fingerprint
+    # ... one that links out of it is not
+    bad = _import_profile(prof, 'start: "Article" " " A\n%import evil.A\n')
+    err = one(bad, "ADA220")
+    assert err.location.file == str(prof / "g.lark") and err.location.line == 2
+
+
+def test_a_missing_import_is_not_looked_for_in_the_working_folder(tmp_path, monkeypatch, no_read_outside):
+    write(no_read_outside / "x.lark", 'A: "zz"\n')
+    monkeypatch.chdir(no_read_outside)  # Lark's last resort opens the import relative to here
+    prof = tmp_path / "prof"
+    prof.mkdir()
+    err = one(_import_profile(prof, 'start: "Article" " " A\n%import x.A\n'), "ADA210")
+    assert err.location.line == 2
+
+
+def test_an_import_beside_the_grammar_still_loads(tmp_path):
+    prof = tmp_path / "prof"
+    write(prof / "parts" / "num.lark", 'NUM: /[0-9]+/\n')
+    p = _import_profile(prof, 'start: "Article" " " NUM\n%import .parts.num.NUM\n%import common.WS\n')
+    assert "art" in resolve(p).policy.detectors
+
+
+@pytest.mark.parametrize("field", ["model_path", "encoder", "spacy_model"])
+def test_maverick_model_folders_outside_are_refused(tmp_path, field):
+    (tmp_path / "models").mkdir()
+    team = tmp_path / "team"
+    team.mkdir()
+    os.symlink(tmp_path / "models", team / "linked")
+    for value in ("../models", "./linked"):
+        prof = write(team / "p.yaml", f"name: p\nmetrics:\n  coref: {{type: maverick.v1, {field}: '{value}'}}\n")
+        err = one(prof, "ADA220")
+        assert err.key_path == f"metrics.coref.{field}" and err.location.file == str(prof)
+
+
+def test_a_maverick_model_folder_beside_the_profile_is_made_absolute(tmp_path):
+    (tmp_path / "maverick").mkdir()
+    prof = write(tmp_path / "p.yaml", "name: p\nmetrics:\n  coref: {type: maverick.v1, model_path: maverick}\n")
+    coref = resolve(prof).policy.metrics.coref.model_dump()
+    assert coref["model_path"] == str((tmp_path / "maverick").resolve())

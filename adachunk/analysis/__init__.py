@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..errors import AdachunkError, Location
 from ..types import ANALYSIS_ATTR as _ATTR
 from ..types import Document, Memo, SpanArrays, Structure, span_arrays
 from .keys import detector_key, document_key
@@ -63,6 +64,9 @@ class DocumentAnalysis(Memo):
         self.stats: Counter = Counter()
         self._key: str | None = None
         self._store = current_store()
+        # A detector that failed here (a pattern past its deadline) fails again at once: every
+        # candidate of the document asks for the same structures, and the deadline is paid once.
+        self._failures: dict[str, AdachunkError] = {}
 
     @property
     def doc(self) -> Document:
@@ -97,8 +101,23 @@ class DocumentAnalysis(Memo):
 
     # -- structures ----------------------------------------------------------------------------
     def spans(self, det: Any, ctx: Any) -> SpanArrays:
-        """The spans ``det`` finds in this document, detected at most once per detector spec."""
+        """The spans ``det`` finds in this document, detected at most once per detector spec.
+
+        Raises:
+            AdachunkError: the detector's own (``ADA306`` past its deadline), with the key path
+                ``structures.<label>`` and the document's source as its location; raised again,
+                without running the detector, when asked a second time.
+        """
         name = "det." + detector_key(det, ctx.metrics)
+        if name in self._failures:
+            raise self._failures[name]
+        try:
+            return self._spans(name, det, ctx)
+        except AdachunkError as exc:
+            self._failures[name] = _structure_failure(exc, getattr(det, "name", None), self.doc)
+            raise
+
+    def _spans(self, name: str, det: Any, ctx: Any) -> SpanArrays:
         before = self.stats["detected"]
 
         def compute() -> SpanArrays:
@@ -202,6 +221,21 @@ class VectorLog:
                        {"keys": np.array(keys, dtype=np.str_), "vectors": np.asarray(vectors, np.float32)})
 
 
+def _structure_failure(exc: AdachunkError, label: str | None, doc: Document) -> AdachunkError:
+    """``exc`` naming the structure (key path) and the document (location) it failed on."""
+    if label and not exc.key_path:
+        exc.key_path = f"structures.{label}"
+    if exc.location.file is None and (doc.source or doc.id):
+        exc.location = Location(doc.source or doc.id, exc.location.line, exc.location.column)
+    return exc
+
+
+def is_structure_failure(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is a failure of one of a profile's structures on a document (see
+    :meth:`DocumentAnalysis.spans`), as opposed to a splitter's own."""
+    return isinstance(exc, AdachunkError) and (exc.key_path or "").startswith("structures.")
+
+
 def _dump_blocks(rows: list[tuple[int, int, str, int]]) -> dict[str, np.ndarray]:
     starts, ends, labels, levels = zip(*rows) if rows else ((), (), (), ())
     return {"starts": np.array(starts, np.int64), "ends": np.array(ends, np.int64),
@@ -227,4 +261,4 @@ def shared_memo(doc: Document | None) -> Callable[[Any, Callable[[], Any]], Any]
     return analysis_of(doc).memo if doc is not None else None
 
 
-__all__ = ["DocumentAnalysis", "analysis_of", "shared_memo", "detector_key", "document_key", "MARKDOWN_BLOCKS", "CODE_POINTS"]
+__all__ = ["DocumentAnalysis", "analysis_of", "is_structure_failure", "shared_memo", "detector_key", "document_key", "MARKDOWN_BLOCKS", "CODE_POINTS"]

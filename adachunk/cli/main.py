@@ -12,7 +12,7 @@ import gc
 import importlib
 import sys
 
-from ..errors import AdachunkError
+from ..errors import AdachunkError, install_notice_format
 
 COMMANDS = (
     "adachunk.cli.chunk_cmd",
@@ -80,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     from .common import print_error  # here: the engine's imports run under GC_THRESHOLDS
 
+    install_notice_format()  # ADA4xx notices print as one coded line, like errors
     words = sys.argv[1:] if argv is None else argv
     parser, owners = build_parser(words[0] if words else None)
     args = parser.parse_args(words)

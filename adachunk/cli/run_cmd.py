@@ -53,7 +53,9 @@ def run(args) -> int:
                      wait=args.wait, ship_inputs=args.ship_inputs)
     if not args.quiet:
         sel = ", ".join(f"{k} {v}%" for k, v in res.summary.get("selection_frequency", {}).items()) or "-"
-        print(f"{res.documents} documents ({res.skipped} resumed, {res.failed} failed), {res.chunks} chunks "
+        fell = res.summary.get("detector_fallbacks", {}).get("documents", 0)
+        fell = f", {fell} without a failed structure (ADA404)" if fell else ""
+        print(f"{res.documents} documents ({res.skipped} resumed, {res.failed} failed{fell}), {res.chunks} chunks "
               f"in {res.seconds:.1f} s → {res.out}/chunks.jsonl; selected: {sel}", file=sys.stderr)
         docs = res.summary.get("documents", {})
         for line in (docs.get("aliases") or [])[:20] + (docs.get("dropped") or [])[:20]:

@@ -26,20 +26,19 @@ with the previous page's footer (and give that chunk a page it only has furnitur
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Literal
 
 import numpy as np
 from pydantic import Field
 
+from ..errors import notice
 from ..registry import detectors
 from ..types import SpanArrays, Structure, span_arrays
 from ._block_model import BlockModel, FootnoteMode, bound_block_arrays
 from .base import DetectContext, Detector, DetectorParams
 from .markdown import shared_rows
 
-log = logging.getLogger("adachunk.detect")
 
 
 def ingested_blocks(text: str, split_points, source: str = "document") -> list[tuple[int, int]]:
@@ -54,7 +53,7 @@ def ingested_blocks(text: str, split_points, source: str = "document") -> list[t
     points = sorted({int(p) for p in split_points if 0 < int(p) < n})
     dropped = sum(1 for p in split_points if not 0 <= int(p) <= n)
     if dropped:
-        log.warning("%s: %d of %d split points outside the text dropped", source, dropped, len(split_points))
+        notice("ADA401", f"{dropped} of {len(split_points)} split points outside the text dropped", source)
     out = []
     for lo, hi in zip([0, *points], [*points, n]):
         end = lo + len(text[lo:hi].rstrip())

@@ -41,7 +41,8 @@ runs where a match can begin. A match never crosses a line break and is looked f
 Imports inside grammars: ``%import common.WORD`` is Lark's own common library;
 ``%import .name.RULE`` is relative to the grammar file; ``%import adachunk.common.RULE`` is a
 shipped grammar (``grammar/`` folder); ``%import name.RULE`` is also searched in the grammar's
-folder and the profile's folders.
+folder and the profile's folders. An imported file is confined as the grammar itself is
+(:mod:`adachunk.detect._grammar_imports`: ``ADA220`` at the ``%import`` line).
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ from ..errors import InputError, ProfileError, did_you_mean
 from ..registry import detectors
 from ..types import Structure
 from .base import DetectContext, Detector, DetectorParams, finalize
+from ._grammar_imports import ConfinedImports
 from ._timebound import SEGMENT_DEGREE, guard, time_bound
 from .regex import TIMEOUT_CODE
 
@@ -149,7 +151,11 @@ class _Matcher:
     def __init__(self, text: str, path: Path, start: str, parser: str, search: Sequence[Path]):
         self.start = start
         self.parser = parser
-        import_paths = [_LARK_STDLIB, _shipped_loader, *[str(d) for d in search]]
+        # Files on disk are read only through the confined loader (never a bare folder, which
+        # Lark would open unchecked): an import that resolves outside is ADA220, a missing one
+        # ADA210, both located at the %import line.
+        loader = ConfinedImports(path, text, search)
+        import_paths = [_LARK_STDLIB, _shipped_loader, loader]
         try:
             if parser == "lalr":
                 self.lark = Lark(text, start=start, parser="lalr", import_paths=import_paths,
@@ -175,6 +181,7 @@ class _Matcher:
                 hint="Use %import common.X for Lark's library, %import .file.X for a file next to "
                 "the grammar, %import adachunk.common.X for the shipped rules",
             ) from None
+        self.imports = tuple(loader.files)
         _guard_terminals(self.lark, parser)
         first = self._first_pattern()
         # MULTILINE: the pre-filters run on the whole text, where a terminal's ``$``/``^`` mean a
@@ -408,6 +415,11 @@ class GrammarDetector(Detector):
         search = [self.path.parent, *[Path(d) for d in self.base_dirs]]
         start, parser = p.start, p.parser  # type: ignore[attr-defined]
         self.matcher = get_matcher(self.path, start, parser, search)
+
+    @property
+    def source_files(self) -> list[Path]:
+        """The grammar file and the files it imports (part of the profile's fingerprint)."""
+        return [self.path, *self.matcher.imports]
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Return the spans of the matching lines or matches, in text order.

@@ -16,12 +16,11 @@ import json
 import os
 import re
 import stat
-import warnings
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import InputError, Location, ProfileError
+from ..errors import AdachunkWarning, InputError, Location, ProfileError, notice
 from ..registry import readers
 from ..types import Document, Page
 
@@ -66,8 +65,9 @@ MAX_INPUT_ENV = "ADACHUNK_MAX_INPUT_BYTES"
 _MAX_BYTES: ContextVar[int | None] = ContextVar("adachunk_max_input_bytes", default=None)
 
 
-class InputWarning(UserWarning):
-    """An input was usable but partly malformed (e.g. invalid ``split_points`` were dropped)."""
+class InputWarning(AdachunkWarning):
+    """An input was usable but partly malformed (e.g. invalid ``split_points`` were dropped):
+    a coded notice (``ADA401``, ``ADA403``) naming the file."""
 
 
 def max_input_bytes() -> int:
@@ -198,6 +198,21 @@ def read_parsed_json(path: Path, source: str, errors: str = "strict") -> Documen
     return document_from_parsed(obj, source, fallback_id=path.stem)
 
 
+def _doc_id(name: Any, fallback: str, source: str) -> str:
+    """``document_name`` as the document's id when it is a usable name (a non-empty string, no
+    path separator, no control character, not ``.``/``..``), else ``fallback`` with ``ADA403``:
+    the id names output rows and may name files, so ``../../x`` or a dict must not pass."""
+    if name is None or name == "":
+        return fallback
+    if isinstance(name, str) and name.strip() and name not in (".", "..") and len(name) <= 255 \
+            and not any(c in name for c in "/\\") and name.isprintable():
+        return name
+    shown = repr(name) if len(repr(name)) <= 80 else repr(name)[:77] + "..."
+    notice("ADA403", f"document_name {shown} is not a usable document id (a string without path "
+           f"separators); the file stem '{fallback}' is used", source, category=InputWarning)
+    return fallback
+
+
 def document_from_parsed(obj: Any, source: str, fallback_id: str = "document") -> Document:
     """Build a Document from a parsed-JSON object (validated, ``ADA304`` when malformed)."""
     if not isinstance(obj, dict) or not isinstance(obj.get("full_text"), str):
@@ -214,10 +229,10 @@ def document_from_parsed(obj: Any, source: str, fallback_id: str = "document") -
         sp, dropped = valid_split_points(sp, len(text))
         if dropped:
             meta["split_points_dropped"] = dropped
-            warnings.warn(f"{source}: dropped {dropped} invalid split point(s) (not an integer, outside "
-                          f"1..{len(text) - 1} or duplicated); {len(sp)} kept", InputWarning, stacklevel=2)
+            notice("ADA401", f"dropped {dropped} invalid split point(s) (not an integer, outside "
+                   f"1..{len(text) - 1} or duplicated); {len(sp)} kept", source, category=InputWarning)
     return Document(
-        id=str(obj.get("document_name") or fallback_id), text=text, source=source, pages=pages,
+        id=_doc_id(obj.get("document_name"), fallback_id, source), text=text, source=source, pages=pages,
         split_points=sp, titles=obj.get("titles"),
         entity_pron_pairs=obj.get("entity_pron_pairs"), meta=meta,
     )

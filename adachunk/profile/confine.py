@@ -18,10 +18,12 @@ import os
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from ..datafiles import KINDS, data_dir
+from ..datafiles import KINDS, data_dir, is_inside
 from ..errors import ProfileError
 
 SEARCH_PATH_ENV = "ADACHUNK_PROFILE_PATH"
+__all__ = ["SEARCH_PATH_ENV", "CODE", "check", "is_inside", "outside_error", "place", "read_roots",
+           "search_paths", "user_cache_dir", "write_roots"]
 CODE = "ADA220"
 
 
@@ -45,16 +47,6 @@ def read_roots(profile_dirs: Iterable[Path]) -> list[Path]:
 def write_roots(profile_dirs: Iterable[Path]) -> list[Path]:
     """Folders a profile may make adachunk write into (never the shipped data)."""
     return [*profile_dirs, *search_paths(), user_cache_dir()]
-
-
-def is_inside(path: Path, roots: Sequence[Path]) -> bool:
-    """Whether ``path``, symlinks resolved, is one of ``roots`` or below one of them."""
-    real = os.path.realpath(path)
-    for root in roots:
-        base = os.path.realpath(root)
-        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
-            return True
-    return False
 
 
 def outside_error(what: str, path: Path | str, roots: Sequence[Path]) -> ProfileError:

@@ -133,6 +133,7 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
     ladder = regime.check(profile, data, errors)
     candidates = _check_candidates(data, errors, files[-1].parent, ladder)
     model_paths = _check_embedders(data, files[-1].parent, errors)
+    coref_paths = _check_coref_paths(data, files[-1].parent, errors)
     rules = _build_rules(profile, data, errors) if profile is not None else []
     if profile is not None and profile.solver.tokenizer not in tokenizers:
         names = tokenizers.names()
@@ -147,6 +148,10 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
         embedder = sections[section].embedder
         if embedder is not None and embedder != "index":
             sections[section] = sections[section].updated(embedder={**embedder.model_dump(), name: str(where)})
+    if coref_paths:
+        coref = sections["metrics"].coref
+        sections["metrics"] = sections["metrics"].updated(
+            coref={**coref.model_dump(), **{k: str(v) for k, v in coref_paths.items()}})
     # the schema's validated sections are the policy's (frozen: no stage can change them)
     policy = Policy(
         name=profile.name, fingerprint=fp, detectors=built, rules=tuple(rules), solver=profile.solver,
@@ -262,6 +267,35 @@ def _check_embedders(data: Any, default_dir: Path, errors: list) -> dict[tuple[s
                 out[(path[0], name)] = confine.place(value, base, roots, "model folder")
             except ProfileError as exc:
                 errors.append(_located(exc, data, key))
+    return out
+
+
+def _check_coref_paths(data: Any, default_dir: Path, errors: list) -> dict[str, Path]:
+    """Confine the files a coreference backend reads on the profile's behalf (Maverick's
+    ``model_path``, a path-like ``encoder`` or ``spacy_model``), as the embedders' model folders are.
+
+    Returns:
+        field → the confined, absolute path (fields naming nothing that exists are left to the
+        backend, which reports ``ADA214`` when it is used).
+    """
+    node = data.get("metrics") if isinstance(data, dict) else None
+    node = node.get("coref") if isinstance(node, dict) else None
+    out: dict[str, Path] = {}
+    if not isinstance(node, dict):
+        return out
+    for name in ("model_path", "encoder", "spacy_model"):
+        value = node.get(name)
+        if not isinstance(value, str) or (name != "model_path" and not _is_path_like(value)):
+            continue
+        key = ("metrics", "coref", name)
+        base = _folder_of(data, key, default_dir)
+        if not (base / os.path.expanduser(value)).exists():
+            continue
+        roots = [*confine.read_roots([base]), confine.user_cache_dir()]
+        try:
+            out[name] = confine.place(value, base, roots, "coreference model")
+        except ProfileError as exc:
+            errors.append(_located(exc, data, key))
     return out
 
 

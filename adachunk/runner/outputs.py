@@ -114,7 +114,7 @@ def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink,
     winners, adaptive = Counter(), _Means()
     reader = _Reader()
     totals = Counter()
-    failures = []
+    failures, fell_back = [], []
     for source in sources:
         entry, vectors = store.load(source)
         totals["documents"] += 1
@@ -131,6 +131,9 @@ def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink,
             continue
         totals["ok"] += 1
         totals["chunks"] += len(entry["chunks"])
+        if decision.get("detector_errors"):  # select.on_detector_error: fallback
+            fell_back.append({"source": source, "structures": [e["structure"] for e in decision["detector_errors"]],
+                              "error": decision["detector_errors"][0]["error"]})
         for cand in decision.get("candidates", []):
             status[cand["name"]][cand["status"]] += 1
             if cand["status"] != "error":
@@ -158,6 +161,8 @@ def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink,
         "candidates": {name: {"means": m.result(), "status": dict(status[name])} for name, m in per_candidate.items()},
         **reader.result(),
         "failures": failures[:1000],
+        # documents chunked without a structure that failed on them (select.on_detector_error)
+        "detector_fallbacks": {"documents": len(fell_back), "list": fell_back[:1000]},
         **notes,
     }
     if index_sink is not None:

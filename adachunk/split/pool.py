@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..components import ensure_builtins
+from ..analysis import is_structure_failure
 from ..build import build_component
 from ..errors import AdachunkError
 from ..policy import Policy
@@ -34,6 +35,7 @@ class CandidateRun:
         chunking: the (post-processed) chunking, or None when the candidate failed.
         error: why it failed (a rendered ``ADAxxx`` line or ``ExceptionType: message``), or None.
         seconds: wall time of splitting plus post-processing.
+        failure: the coded error it failed with (None: it did not, or not with a coded error).
     """
 
     name: str
@@ -41,6 +43,7 @@ class CandidateRun:
     chunking: Chunking | None
     error: str | None
     seconds: float
+    failure: AdachunkError | None = None
 
     @property
     def ok(self) -> bool:
@@ -65,20 +68,22 @@ def run_candidate(doc: Document, policy: Policy, type_name: str, params: dict[st
                   name: str | None = None, *, postprocess: bool = True) -> CandidateRun:
     """Run one candidate (split, then post-process per the profile); never raises for its failures."""
     t0 = time.perf_counter()
+    failure = None
     try:
         chunking = make_splitter(type_name, params).split(doc, policy)
         if postprocess:
             chunking = qc(chunking, doc, policy)
         error = None
     except AdachunkError as exc:
-        chunking, error = None, exc.render()
+        chunking, error, failure = None, exc.render(), exc
     except Exception as exc:  # a broken candidate (a plugin bug) must not stop the others
         log.debug("candidate %s failed on %s", name or type_name, doc.id, exc_info=True)
         chunking, error = None, f"{type(exc).__name__}: {exc}"
-    if error is not None:
+    # a structure's failure is the document's (select_document fails it, or notes the fallback)
+    if error is not None and not is_structure_failure(failure):
         log.warning("candidate %s failed on %s: %s", name or type_name, doc.id, error)
     return CandidateRun(name=name or type_name, type=type_name, chunking=chunking, error=error,
-                        seconds=time.perf_counter() - t0)
+                        seconds=time.perf_counter() - t0, failure=failure)
 
 
 def run_candidates(doc: Document, policy: Policy, *, postprocess: bool = True) -> list[CandidateRun]:

@@ -9,14 +9,13 @@ object with an ``entity_pron_pairs`` list.
 from __future__ import annotations
 
 import json
-import logging
 from pathlib import Path
 
+from ...errors import notice
 from ...registry import coref
 from ...types import Document
 from .base import CorefBackend, PairSet, validate_pairs
 
-log = logging.getLogger("adachunk.metrics")
 
 NAME = "precomputed.v1"
 
@@ -78,7 +77,7 @@ class PrecomputedBackend(CorefBackend):
         reason = None
         if dropped:
             reason = f"{dropped} of {len(raw)} precomputed pairs dropped (offsets outside the text or malformed)"
-            log.warning("%s: %s", doc.id, reason)
+            notice("ADA402", reason, doc.source or doc.id)
         if not pairs:
             reason = "no entity→pronoun pairs" + (f" ({reason})" if reason else "")
         return PairSet(pairs=pairs, dropped=dropped, reason=reason, backend=NAME)
