@@ -101,7 +101,7 @@ def test_binary_and_directory_inputs(tmp_path, content, code):
 
 
 def test_unsupported_suffix_and_missing_file(tmp_path):
-    r = run_cli("chunk", str(tmp_path / "nope.md"), str(tmp_path / "a.docx"))
+    r = run_cli("chunk", str(tmp_path / "nope.md"), str(tmp_path / "a.xlsx"))
     assert r.returncode == 2 and "ADA302" in r.stderr and "ADA303" in r.stderr
 
 

@@ -132,8 +132,8 @@ def test_generate_then_eval(tmp_path, capsys):
     assert main(["eval", "generate", DOCS, "--out", str(qa), "--per-doc", "3", "--seed", "5"]) == 0
     first = qa.read_text(encoding="utf-8")
     assert main(["eval", "generate", DOCS, "--out", str(qa), "--per-doc", "3", "--seed", "5", "-q"]) == 0
-    assert qa.read_text(encoding="utf-8") == first and len(first.splitlines()) == 12  # 4 documents x 3
+    assert qa.read_text(encoding="utf-8") == first and len(first.splitlines()) == 15  # 5 documents x 3
     capsys.readouterr()
     assert main(["eval", DOCS, "--qa", str(qa), "-c", "fixed:512", "--json", "-q"]) == 0
     rep = json.loads(capsys.readouterr().out)
-    assert rep["qa"]["questions"] == 12 and rep["results"]["bm25"]["fixed:512"]["recall@10"] > 0.5
+    assert rep["qa"]["questions"] == 15 and rep["results"]["bm25"]["fixed:512"]["recall@10"] > 0.5

@@ -34,7 +34,7 @@ from adachunk.detect.markdown import parse_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 CLAIR = ROOT.parent / "shared" / "corpus" / "clair"
-EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if p.is_file())
+EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if p.suffix in (".md", ".txt"))  # Markdown only
 PEERS_CAP_BYTES = 1_500_000  # the package Markdown compared (the bench takes more)
 
 # What the fast path reads itself (everything else is read by mistletoe at the same position):

@@ -28,7 +28,8 @@ def expand_inputs(inputs: Iterable[str],
         if os.path.isdir(item):
             if wanted is None:
                 wanted = {s.lower() for s in (suffixes() if callable(suffixes) else suffixes)}
-            found = sorted(str(p) for p in Path(item).rglob("*") if p.is_file() and p.suffix.lower() in wanted)
+            found = sorted(str(p) for p in Path(item).rglob("*")
+                           if p.is_file() and p.suffix.lower() in wanted and not _office_lock(p))
             if not found:
                 raise InputError(code="ADA302", message=f"folder {item} holds no input file ({', '.join(sorted(wanted))})",
                                  location=Location(item))
@@ -40,3 +41,9 @@ def expand_inputs(inputs: Iterable[str],
             yield from matches
         else:
             yield item
+
+
+def _office_lock(path: Path) -> bool:
+    """Word's owner file (``~$ntract.docx``, 162 bytes, written beside a document open in Word):
+    a folder of contracts someone is editing holds one per open file, and none is a document."""
+    return path.name.startswith("~$")

@@ -36,6 +36,7 @@ from ..params import ComponentParams
 from ..registry import Registry, readers
 from ..types import Document
 from ._pdf_model import PageContent, RawPage
+from .converted import SOURCE_MAP
 from ._pdf_render import render
 from .readers import _read_bytes
 
@@ -187,7 +188,11 @@ def read_pdf(path: Path, source: str, errors: str = "strict") -> Document:
 
 def parsed_json(doc: Document) -> dict[str, Any]:
     """The document in the paper's parsed format (``document_name``, ``pages``, ``full_text``,
-    ``split_points``, ``titles``); :func:`adachunk.ingest.readers.read_parsed_json` reads it back."""
+    ``split_points``, ``titles``, and ``source_map`` for a converted Word or HTML file);
+    :func:`adachunk.ingest.readers.read_parsed_json` reads it back."""
     pages = {str(p.number): doc.text[p.start:p.end] for p in (doc.pages or [])}
-    return {"document_name": doc.id, "pages": pages, "full_text": doc.text,
-            "split_points": list(doc.split_points or []), "titles": list(doc.titles or [])}
+    out = {"document_name": doc.id, "pages": pages, "full_text": doc.text,
+           "split_points": list(doc.split_points or []), "titles": list(doc.titles or [])}
+    if doc.meta.get(SOURCE_MAP):  # a converted Word or HTML file: where each block came from
+        out[SOURCE_MAP] = doc.meta[SOURCE_MAP]
+    return out

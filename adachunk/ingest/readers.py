@@ -225,6 +225,9 @@ def document_from_parsed(obj: Any, source: str, fallback_id: str = "document") -
         raise InputError(code="ADA304", message="'split_points' must be a list of integers", location=Location(source))
     meta = {k: obj[k] for k in ("domain", "language") if k in obj}
     meta["format"] = "parsed_json"
+    smap = _source_map(obj.get("source_map"), len(text), source)
+    if smap:
+        meta["source_map"] = smap
     if sp is not None:
         sp, dropped = valid_split_points(sp, len(text))
         if dropped:
@@ -236,6 +239,20 @@ def document_from_parsed(obj: Any, source: str, fallback_id: str = "document") -
         split_points=sp, titles=obj.get("titles"),
         entity_pron_pairs=obj.get("entity_pron_pairs"), meta=meta,
     )
+
+
+def _source_map(raw: Any, n: int, source: str) -> list[list[Any]] | None:
+    """A converted document's source map (``[[start, end, {origin}], ...]``, in text order)
+    as :mod:`adachunk.ingest.converted` writes it; ``ADA304`` when it is malformed."""
+    if raw is None:
+        return None
+    ok = isinstance(raw, list) and all(
+        isinstance(e, list) and len(e) == 3 and all(type(x) is int for x in e[:2]) and 0 <= e[0] <= e[1] <= n
+        and isinstance(e[2], dict) for e in raw)
+    if not ok or any(a[0] > b[0] for a, b in zip(raw, raw[1:])):
+        raise InputError(code="ADA304", message="'source_map' must be [start, end, {origin}] spans inside the text, "
+                         "in text order", location=Location(source))
+    return raw
 
 
 def valid_split_points(raw: list[Any], text_len: int) -> tuple[list[int], int]:

@@ -56,7 +56,7 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
     folder's earlier documents that are unchanged and not pruned.
 
     Args:
-        inputs: files, folders or globs (``.md``, ``.txt``, paper ``.json``, ``.pdf``).
+        inputs: files, folders or globs (``.md``, ``.txt``, paper ``.json``, ``.pdf``, ``.docx``, ``.html``).
         profile: builtin profile name or YAML path.
         out: output folder (created).
         workers: worker processes (default: the machine's cores, at most one per document).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..ingest.converted import SOURCE_MAP, origins_of
 from ..types import METRIC_KEYS, Chunk, Document
 
 # Field order is fixed so that output files are byte-identical across runs.
@@ -23,6 +24,9 @@ def chunk_record(chunk: Chunk, doc: Document, profile_name: str, fingerprint: st
     }
     if chunk.core_start != chunk.start:
         rec["core_start"] = chunk.core_start
+    if doc.meta and doc.meta.get(SOURCE_MAP):
+        # a converted Word/HTML file: which paragraphs, numbers, tables or elements it holds
+        rec["origin"] = origins_of(doc, chunk.start, chunk.end)
     rec.update(extra)
     return rec
 
@@ -62,7 +66,15 @@ def dumps(obj: Any) -> str:
 # writes the keys a record has, in this order for the ones of CHUNK_FIELDS).
 RECORD_FIELDS = CHUNK_FIELDS + (
     "candidate", "scores", "prev_id", "next_id", "parent_id", "parent_start", "parent_end", "structure_path",
-    "structure_covers", "defines", "defined_terms", "references", "table_context", "embed_prefix")
+    "structure_covers", "defines", "defined_terms", "references", "table_context", "embed_prefix", "origin")
+
+# What a converted file's source map says of a block (adachunk.ingest.converted): a Word
+# paragraph (its index, the number Word displays, its style), table, header/footer part, note or
+# comment (their ids in the package), an HTML element's path and the id it can be linked by.
+ORIGIN_FIELDS = (("docx_paragraph", "int64"), ("docx_table", "int64"), ("numbering", "string"),
+                 ("style", "string"), ("docx_part", "string"), ("docx_footnote", "string"),
+                 ("docx_endnote", "string"), ("docx_comment", "string"), ("html_path", "string"),
+                 ("id", "string"))
 
 
 def arrow_schema():
@@ -86,6 +98,7 @@ def arrow_schema():
         ("structure_covers", pa.list_(pa.string())), ("defines", pa.list_(pa.string())),
         ("defined_terms", pa.list_(term)), ("references", pa.list_(reference)),
         ("table_context", pa.string()), ("embed_prefix", pa.string()),
+        ("origin", pa.list_(pa.struct([(k, getattr(pa, t)()) for k, t in ORIGIN_FIELDS]))),
     ])
     assert tuple(schema.names) == RECORD_FIELDS  # one list of fields, typed here
     return schema

@@ -1,0 +1,131 @@
+"""The parts of a ``.docx`` package, read from the zip with size limits.
+
+Only the parts the converter uses are inflated (main document, styles, numbering, notes,
+comments, headers and footers), each found through the package relationships rather than by a
+fixed name (``240-DOP-1013A`` names its header ``word/header.xml``). A zip bomb is refused before
+inflating: the declared uncompressed sizes of the parts must fit the input size limit
+(:func:`~adachunk.ingest.readers.max_input_bytes`), and each part is read with a bound in case the
+declared size lies.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import zipfile
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InputError, Location
+from ._docx_xml import R_NS, parse_xml
+
+_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
+_OFFICE_DOC = "/officeDocument"
+
+
+def malformed(source: str, why: str) -> InputError:
+    """``ADA304``: the file is not a readable Word document."""
+    return InputError(code="ADA304", message=f"malformed Word document: {why}", location=Location(source),
+                      hint="open and re-save it in Word or LibreOffice, or convert it to PDF or HTML")
+
+
+@dataclass
+class Package:
+    """The parsed parts a conversion needs (None: the document has no such part).
+
+    Attributes:
+        document: the ``w:document`` root.
+        styles: the ``w:styles`` root.
+        numbering: the ``w:numbering`` root.
+        footnotes: the ``w:footnotes`` root.
+        endnotes: the ``w:endnotes`` root.
+        comments: the ``w:comments`` root.
+        headers: relationship id → (part name, ``w:hdr`` root).
+        footers: relationship id → (part name, ``w:ftr`` root).
+    """
+
+    document: Any
+    styles: Any = None
+    numbering: Any = None
+    footnotes: Any = None
+    endnotes: Any = None
+    comments: Any = None
+    headers: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    footers: dict[str, tuple[str, Any]] = field(default_factory=dict)
+
+
+class _Zip:
+    """A zip whose reads share one budget of uncompressed bytes."""
+
+    def __init__(self, data: bytes, source: str, limit: int):
+        self.source, self.budget = source, limit
+        try:
+            self.zf = zipfile.ZipFile(io.BytesIO(data))
+            self.names = {i.filename: i for i in self.zf.infolist()}
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
+            raise malformed(source, f"not a valid zip package ({exc})") from None
+
+    def read(self, name: str) -> bytes | None:
+        info = self.names.get(name.lstrip("/"))
+        if info is None:
+            return None
+        if info.file_size > self.budget:
+            raise InputError(code="ADA318", message=f"{self.source}: part {name} inflates to {info.file_size} "
+                             f"bytes, over the input size limit", location=Location(self.source),
+                             hint="raise the limit (--max-input-mb, ADACHUNK_MAX_INPUT_BYTES) if the file is trusted")
+        try:
+            with self.zf.open(info) as f:
+                data = f.read(self.budget + 1)  # never trust the declared size: bound the read itself
+        except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
+            raise malformed(self.source, f"cannot inflate {name} ({exc})") from None
+        if len(data) > self.budget:
+            raise InputError(code="ADA318", message=f"{self.source}: the parts inflate past the input size limit",
+                             location=Location(self.source))
+        self.budget -= len(data)
+        return data
+
+    def xml(self, name: str) -> Any:
+        data = self.read(name)
+        return None if data is None else parse_xml(data, self.source, name)
+
+
+def _rels(z: _Zip, part: str) -> list[tuple[str, str, str]]:
+    """(id, type, target part name) of ``part``'s relationships (external targets skipped)."""
+    folder, base = posixpath.split(part)
+    root = z.xml(posixpath.join(folder, "_rels", base + ".rels"))
+    if root is None:
+        return []
+    out = []
+    for rel in root.iter(_REL):
+        target = rel.get("Target") or ""
+        if rel.get("TargetMode") == "External" or not target:
+            continue
+        name = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+        out.append((rel.get("Id") or "", rel.get("Type") or "", name))
+    return out
+
+
+def open_package(data: bytes, source: str, limit: int) -> Package:
+    """Read the parts of a ``.docx`` (``ADA304`` when it is not one, ``ADA318`` over ``limit``)."""
+    z = _Zip(data, source, limit)
+    main = next((t for _, typ, t in _rels(z, "") if typ.endswith(_OFFICE_DOC)), "word/document.xml")
+    document = z.xml(main)
+    if document is None and main != "word/document.xml":
+        main, document = "word/document.xml", z.xml("word/document.xml")
+    if document is None:
+        raise malformed(source, "no main document part (word/document.xml)")
+    pkg = Package(document)
+    single = {"styles": "styles", "numbering": "numbering", "footnotes": "footnotes",
+              "endnotes": "endnotes", "comments": "comments"}
+    for rid, typ, target in _rels(z, main):
+        kind = typ.rsplit("/", 1)[-1]
+        if kind in single and getattr(pkg, single[kind]) is None:
+            setattr(pkg, single[kind], z.xml(target))
+        elif kind in ("header", "footer"):
+            root = z.xml(target)
+            if root is not None:
+                (pkg.headers if kind == "header" else pkg.footers)[rid] = (target, root)
+    return pkg
+
+
+__all__ = ["Package", "R_NS", "malformed", "open_package"]
