@@ -47,3 +47,37 @@ def test_every_service_of_the_api_resolves(name):
 def test_unknown_api_names_are_attribute_errors():
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         api.nope  # noqa: B018
+
+
+
+def _imported_modules(source: str, package: str) -> set[str]:
+    """Every module ``source`` imports, at module level or inside a function, as absolute names
+    (``package``: the package relative imports start from)."""
+    import ast
+
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            parts = package.split(".")
+            base = parts[: len(parts) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            out.add(module)
+            out.update(f"{module}.{alias.name}" for alias in node.names)  # `from .. import detect`
+    return out
+
+
+def test_analysis_imports_no_stage_even_lazily():
+    # lint-imports reads the contract; this also catches an import inside a function body
+    forbidden = _contract("the analysis layer imports no stage")["forbidden_modules"]
+    for path in sorted((PACKAGE / "analysis").glob("*.py")):
+        found = _imported_modules(path.read_text(encoding="utf-8"), "adachunk.analysis")
+        bad = sorted(m for m in found for f in forbidden if m == f or m.startswith(f + "."))
+        assert not bad, f"{path.name} imports {bad}"
+
+
+def test_import_walker_sees_lazy_relative_imports():
+    source = "from ..types import Document\n\ndef f():\n    from ..detect.markdown import parse\n    from .. import split\n"
+    found = _imported_modules(source, "adachunk.analysis")
+    assert {"adachunk.types", "adachunk.detect.markdown", "adachunk.split"} <= found

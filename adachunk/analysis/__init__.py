@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import weakref
 from collections import Counter
-from itertools import starmap
 from typing import Any, Callable
 
 import numpy as np
 
 from ..errors import AdachunkError, Location
 from ..types import ANALYSIS_ATTR as _ATTR
-from ..types import Document, Memo, SpanArrays, Structure, span_arrays
+from ..types import Document, Memo, SpanArrays, span_arrays
 from .keys import detector_key, document_key
 from .store import current_store
 
@@ -135,35 +134,27 @@ class DocumentAnalysis(Memo):
         return {label: self.spans(det, ctx) for label, det in detectors.items()}
 
     def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
-        """:meth:`Memo.memo`; the Markdown parse, asked for by its memo key, is persisted too."""
+        """:meth:`Memo.memo`; the Markdown parse, asked for by its memo key, is persisted too.
+
+        The analysis never computes a stage's fact itself: the stage that asks passes the
+        producer (``compute``), so this layer imports no stage (``tests/test_layering.py``).
+        """
         if key == MARKDOWN_ROWS:
-            return self.markdown_block_rows()
-        if key == MARKDOWN_BLOCKS:
-            return self.markdown_blocks()
+            return self.markdown_block_rows(compute)
         return super().memo(key, compute)
 
-    def markdown_block_rows(self) -> list[tuple[int, int, str, int]]:
+    def markdown_block_rows(self, parse: Callable[[], list[tuple[int, int, str, int]]]) -> list[tuple[int, int, str, int]]:
         """The Markdown block parse as ``(start, end, label, level)`` rows, shared by detectors,
-        headings and metrics (persisted when a store is set)."""
-        def compute() -> list[tuple[int, int, str, int]]:
-            from ..detect.markdown import parse_block_rows
+        headings and metrics (persisted when a store is set).
 
-            return parse_block_rows(self.text, memo=self.memo)
-
+        Args:
+            parse: the Markdown reader's parse of this document (called at most once; not
+                called when the store holds the rows).
+        """
         def load(d) -> list[tuple[int, int, str, int]]:
             return list(zip(d["starts"].tolist(), d["ends"].tolist(), d["labels"].tolist(), d["levels"].tolist()))
 
-        return super().memo(MARKDOWN_ROWS, lambda: self._persisted("markdown.blocks", compute, _dump_blocks, load))
-
-    def markdown_blocks(self) -> list[Structure]:
-        """:meth:`markdown_block_rows` as Structures (made on first request)."""
-        return super().memo(MARKDOWN_BLOCKS, lambda: list(starmap(Structure, self.markdown_block_rows())))
-
-    def headings(self):
-        """The :class:`~adachunk.split.assemble.HeadingIndex` of the document's Markdown headings."""
-        from ..split.assemble import HeadingIndex, markdown_headings
-
-        return self.memo(("heading_index",), lambda: HeadingIndex(self.text, markdown_headings(self)))
+        return super().memo(MARKDOWN_ROWS, lambda: self._persisted("markdown.blocks", parse, _dump_blocks, load))
 
     def vector_log(self, name: str) -> "VectorLog | None":
         """Persisted model outputs ``name`` (e.g. one embedder's vectors) when a store is set."""
@@ -180,14 +171,6 @@ class DocumentAnalysis(Memo):
             return self.memo(("boundaries", "chars"), lambda: CharCounter().boundaries(self.text))
         return self._persisted("units." + unit, lambda: get_counter(unit).boundaries(self.text),
                                lambda v: {"P": v[0], "S": v[1]}, lambda d: (d["P"], d["S"]))
-
-    def token_index(self, tokenizer: str):
-        """The document's :class:`~adachunk.split.common.DocumentTokens` for ``tokenizer``."""
-        from ..split.common import DocumentTokens
-        from ..tokenize import get_counter
-
-        return self.memo(("token_index", tokenizer), lambda: DocumentTokens(
-            self.text, get_counter(tokenizer), boundaries=self.boundaries(tokenizer)))
 
 
 class VectorLog:

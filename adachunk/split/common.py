@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from ..policy import Policy
 from ..tokenize import get_counter
 from ..types import Chunking, Document
-from .assemble import HeadingIndex, build_chunks
+from .assemble import HeadingIndex, build_chunks, markdown_headings
 
 # Estimates and own counts of a slice differ only at its two edges (a pre-token cut in two, a
 # whitespace run whose look-ahead changes). Measured on CLAIR with o200k: at most 1 token for
@@ -102,17 +102,21 @@ class DocumentTokens:
 
 def token_index(doc: Document, tokenizer: str) -> DocumentTokens:
     """The document's shared :class:`DocumentTokens` (every candidate and post-processing reuse
-    it)."""
+    it), kept in the document's analysis over its stored token boundaries."""
     from ..analysis import analysis_of
 
-    return analysis_of(doc).token_index(tokenizer)
+    analysis = analysis_of(doc)
+    return analysis.memo(("token_index", tokenizer), lambda: DocumentTokens(
+        analysis.text, get_counter(tokenizer), boundaries=analysis.boundaries(tokenizer)))
 
 
 def heading_index(doc: Document) -> HeadingIndex:
-    """Markdown heading paths of a document (one parse shared by every stage)."""
+    """Markdown heading paths of a document (one parse shared by every stage), kept in the
+    document's analysis."""
     from ..analysis import analysis_of
 
-    return analysis_of(doc).headings()
+    analysis = analysis_of(doc)
+    return analysis.memo(("heading_index",), lambda: HeadingIndex(analysis.text, markdown_headings(analysis)))
 
 
 def make_chunking(doc: Document, policy: Policy, spans: Sequence[tuple[int, int]], splitter: str,

@@ -28,6 +28,7 @@ from ..solve.solver import Solution, solve
 from ..tokenize import get_counter
 from ..types import Chunking, Document, SpanArrays, span_arrays
 from .assemble import build_chunks, overlap_starts
+from .common import heading_index
 
 
 def detect_all(policy: Policy, ctx: DetectContext) -> dict[str, SpanArrays]:
@@ -223,7 +224,7 @@ def _dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None, ex
         starts = overlap_starts(cores, units, settings.overlap, size_of,
                                 lambda s, e: count(doc.text[s:e]) <= settings.max_size)
         own_counts = [count(doc.text[s:e]) if s != c else k for s, (c, e), k in zip(starts, cores, own_counts)]
-    headings = analysis_of(doc).headings()
+    headings = heading_index(doc)
     chunks = build_chunks(doc, list(zip(starts, edges[1:])), fingerprint=policy.fingerprint,
                           count_tokens=count, sizes=core_sizes, headings=headings,
                           core_starts=edges[:-1], token_counts=own_counts)
