@@ -5,7 +5,7 @@ Usage (from the repository root)::
     python bench/bench_text_units.py [--repeat 5] [--chunk-repeat 3]
 
 Per detector: ``split_sentences_reference`` / ``word_arrays_reference`` /
-``_line_break_reference`` against the same units from :func:`adachunk.detect._units_fast.scan`
+``line_break_reference`` against the same units from :func:`adachunk.detect._units_fast.scan`
 (one scan per document serves all three, so "fused" is one scan plus the three extractions);
 then whole ``chunk_text`` at 512 cl100k with the default profile, with the compiled scan and
 with the reference scans forced. Passes are interleaved round-robin and medians reported, so
@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from common import corpus  # noqa: E402
 
-from adachunk.detect import _re_fast, _units_fast  # noqa: E402
+from adachunk.detect import _units_fast  # noqa: E402
+from adachunk.detect.line_break import line_break_reference  # noqa: E402
 from adachunk.detect import text_units as tu  # noqa: E402
 
 
@@ -65,10 +66,10 @@ def main() -> None:
         "sentence compiled": lambda t: _units_fast.scan(t).sentences(t),
         "word reference": tu.word_arrays_reference,
         "word compiled": lambda t: _units_fast.scan(t).words,
-        "line_break reference": _re_fast._line_break_reference,
+        "line_break reference": line_break_reference,
         "line_break compiled": lambda t: _units_fast.scan(t).line_breaks,
         "all three reference": lambda t: (tu.split_sentences_reference(t), tu.word_arrays_reference(t),
-                                          _re_fast._line_break_reference(t)),
+                                          line_break_reference(t)),
         "all three fused": _fused_all,
     }
     for fn in cases.values():  # warm-up: compile / load, tables

@@ -1,4 +1,4 @@
-"""regex.v1's fast paths (``re`` plans and the line-break scanner) find what ``regex`` finds.
+"""regex.v1's fast path (``re`` plans) and ``line_break.v1`` find what ``regex`` finds.
 
 A pattern leaves the ``regex`` module (and its match timeout) only when the result cannot change
 and matching cannot blow up; these tests compare both engines on random texts full of the
@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 
 from adachunk.detect import _re_fast
 from adachunk.detect.base import DetectContext
+from adachunk.detect.line_break import LineBreakDetector
 from adachunk.detect.regex import _FAST_MIN_CHARS, RegexDetector
 
-LINE_BREAK = r"\S[ \t]*\r?\n\s*"  # rules/text.layout.yaml
+LINE_BREAK = r"\S[ \t]*\r?\n\s*"  # what line_break.v1 (rules/text.layout.yaml) finds
 TRICKY = ["a", "é", "字", ".", " ", "\t", "\r", "\n", "\x0b", "\x0c", "\x1c", "\x1f", "\x85",
           "\xa0", "\u2028", "\u3000", "\u200b"]
 _texts = st.lists(st.sampled_from(TRICKY), max_size=60).map("".join) | st.text(max_size=60)
@@ -29,19 +30,30 @@ def regex_spans(pattern: str, text: str, flags=regex.MULTILINE) -> list[tuple[in
     return [m.span() for m in regex.compile(pattern, flags).finditer(text) if m.end() > m.start()]
 
 
+def _line_breaks(text: str) -> list[tuple[int, int]]:
+    starts, ends = LineBreakDetector(LineBreakDetector.Params(), name="line_break").detect_arrays(DetectContext(text))
+    return list(zip(starts.tolist(), ends.tolist()))
+
+
 @settings(max_examples=400, deadline=None)
 @given(text=_texts)
-def test_line_break_scanner_equals_regex_module(text):
-    plan = _re_fast.plan(LINE_BREAK, ["MULTILINE"])
-    assert plan is not None and plan.scanner is not None and plan.usable(text)
-    assert plan.spans(text, 0) == regex_spans(LINE_BREAK, text)
+def test_line_break_detector_equals_regex_module(text):
+    assert _line_breaks(text) == regex_spans(LINE_BREAK, text)
 
 
-def test_line_break_scanner_on_clair(clair_docs):
-    plan = _re_fast.plan(LINE_BREAK, ["MULTILINE"])
+def test_line_break_detector_on_clair(clair_docs):
     for name, doc in clair_docs[::4]:
         text = doc["full_text"]
-        assert plan.spans(text, 0) == regex_spans(LINE_BREAK, text), name
+        assert _line_breaks(text) == regex_spans(LINE_BREAK, text), name
+
+
+def test_the_line_break_pattern_as_regex_gets_the_same_spans_on_re():
+    # a profile that still writes the pattern as a regex.v1 structure: a `re` plan, same spans
+    plan = _re_fast.plan(LINE_BREAK, ["MULTILINE"])
+    text = "a  \r\nb\n\n\u3000c\x1c\nd"
+    assert plan is not None and plan.features == ("s",)
+    assert not plan.usable(text)  # U+001C: the engines disagree on it, regex runs
+    assert plan.spans(text.replace("\x1c", "x"), 0) == regex_spans(LINE_BREAK, text.replace("\x1c", "x"))
 
 
 ELIGIBLE = [r"x[ ]*y", r"^[ \t]*#", r"\S\s*\S", r"ab?c*", r"(a)+", r"x(a)?y", r"[^\n]+",

@@ -17,12 +17,12 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adachunk.detect import _re_fast, _units_fast
+from adachunk.detect import _units_fast
 from adachunk.detect import _units_fast_kernel as K
 from adachunk.detect import _units_fast_tables as T
 from adachunk.detect import text_units as tu
 from adachunk.detect.base import DetectContext
-from adachunk.detect.regex import RegexDetector
+from adachunk.detect.line_break import LineBreakDetector, line_break_reference
 from adachunk.detect.text_units import SentenceDetector, WordDetector
 from adachunk.types import Document
 
@@ -42,7 +42,7 @@ def assert_parity(text: str, extras=((), EXTRA)) -> None:
         assert got == tu.split_sentences_reference(text, extra), extra
     ws, we = tu.word_arrays_reference(text)
     assert np.array_equal(scan.words[0], ws) and np.array_equal(scan.words[1], we)
-    assert pairs(scan.line_breaks) == _re_fast._line_break_reference(text)
+    assert pairs(scan.line_breaks) == line_break_reference(text)
 
 
 # ------------------------------------------------------------------------- the tables' premises
@@ -150,7 +150,7 @@ def _detect_all(text: str, fast: bool, monkeypatch) -> tuple[list, dict]:
     dets = [SentenceDetector(SentenceDetector.Params(), name="sentence"),
             SentenceDetector(SentenceDetector.Params(extra_abbreviations=["Cl."]), name="sentence"),
             WordDetector(WordDetector.Params(), name="word"),
-            RegexDetector(RegexDetector.Params(pattern=LINE_BREAK), name="line_break")]
+            LineBreakDetector(LineBreakDetector.Params(), name="line_break")]
     ctx = DetectContext(text, Document(id="d", text=text))
     out = [(pairs(d.detect_arrays(ctx)), d.detect(ctx)) for d in dets]
     return out, {"scans": len(calls)}
@@ -170,7 +170,9 @@ def test_split_functions_dispatch_to_the_scan(monkeypatch):
     monkeypatch.setattr(_units_fast, "wanted", lambda n: n > 0)
     assert tu.split_sentences(text, ["Smith"]) == tu.split_sentences_reference(text, ["Smith"])
     assert pairs(tu.word_arrays(text)) == pairs(tu.word_arrays_reference(text))
-    assert _re_fast._line_break_spans(text) == _re_fast._line_break_reference(text)
+    ctx = DetectContext(text)
+    got = LineBreakDetector(LineBreakDetector.Params(), name="line_break").detect_arrays(ctx)
+    assert pairs(got) == line_break_reference(text)
 
 
 def test_kernel_runs_uncompiled_too():

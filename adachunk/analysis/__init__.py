@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import weakref
 from collections import Counter
+from itertools import starmap
 from typing import Any, Callable
 
 import numpy as np
 
 from ..errors import AdachunkError, Location
 from ..types import ANALYSIS_ATTR as _ATTR
-from ..types import Document, Memo, SpanArrays, span_arrays
+from ..types import Document, Memo, SpanArrays, Structure, span_arrays
 from .keys import detector_key, document_key
 from .store import current_store
 
@@ -141,6 +142,9 @@ class DocumentAnalysis(Memo):
         """
         if key == MARKDOWN_ROWS:
             return self.markdown_block_rows(compute)
+        if key == MARKDOWN_BLOCKS and MARKDOWN_ROWS in self._cache:
+            # the blocks are the rows as Structures: made from the parse already kept, never parsed again
+            return super().memo(key, lambda: list(starmap(Structure, self._cache[MARKDOWN_ROWS])))
         return super().memo(key, compute)
 
     def markdown_block_rows(self, parse: Callable[[], list[tuple[int, int, str, int]]]) -> list[tuple[int, int, str, int]]:

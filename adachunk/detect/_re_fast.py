@@ -1,9 +1,8 @@
 """Run a ``regex.v1`` pattern on the standard library's ``re`` engine when that is provably safe.
 
 ``regex.v1`` compiles patterns with the PyPI ``regex`` module for its match timeout, but that
-engine is 3-4x slower than ``re`` on simple scans such as the ``line_break`` structure of
-``rules/text.layout.yaml`` (``\\S[ \\t]*\\r?\\n\\s*``), which every profile runs over every
-character of every document. :func:`plan` hands a pattern to ``re`` only when both engines must
+engine is 3-4x slower than ``re`` on simple scans (the layout pack's line ends, written as a
+pattern, ``\\S[ \\t]*\\r?\\n\\s*``, now their own detector ``line_break.v1``). :func:`plan` hands a pattern to ``re`` only when both engines must
 return the same matches *and* ``re`` cannot need the timeout:
 
 * **Same matches.** Flags among MULTILINE, DOTALL, VERBOSE (no IGNORECASE: case folding
@@ -34,7 +33,7 @@ import threading
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 import regex as _regex
@@ -59,18 +58,13 @@ class FastPlan:
     """How to find a pattern's matches without the ``regex`` module.
 
     Attributes:
-        pattern: the pattern compiled with ``re`` (None for a dedicated scanner).
+        pattern: the pattern compiled with ``re``.
         features: ``s`` / ``.`` when the pattern uses them: texts holding a code point on which
             the engines disagree for them go back to ``regex``.
-        scanner: a dedicated function returning the match spans (group 0), or None.
-        unit: the name of the scanner's output in the compiled text-unit scan
-            (:mod:`adachunk.detect._units_fast`), when it has one: ``line_break``.
     """
 
-    pattern: re.Pattern | None
+    pattern: re.Pattern
     features: tuple[str, ...] = ()
-    scanner: Callable[[str], list[tuple[int, int]]] | None = None
-    unit: str | None = None
 
     def usable(self, text: str) -> bool:
         """Whether this plan finds exactly what ``regex`` would in ``text``."""
@@ -79,10 +73,8 @@ class FastPlan:
 
     def spans(self, text: str, group: int | str) -> list[tuple[int, int]]:
         """Non-empty spans of ``group`` in the matches, in text order (as regex.v1 reports)."""
-        if self.scanner is not None:
-            return self.scanner(text)
         out = []
-        for m in self.pattern.finditer(text):  # type: ignore[union-attr]
+        for m in self.pattern.finditer(text):
             s, e = m.span(group)
             if e > s:
                 out.append((s, e))
@@ -91,8 +83,6 @@ class FastPlan:
 
 def plan(pattern: str, flags: Sequence[str]) -> FastPlan | None:
     """A plan for ``pattern`` under ``flags``, or None when ``regex`` must run it."""
-    if pattern in _SCANNERS and set(flags) <= {"MULTILINE", "DOTALL"}:
-        return FastPlan(None, (), _SCANNERS[pattern], UNITS.get(pattern))
     if _P is None or any(f not in _RE_FLAGS for f in flags):
         return None
     escapes = _escapes(pattern)
@@ -296,54 +286,13 @@ def _trouble(features: tuple[str, ...]) -> str:
     return "".join(chr(p) for p in sorted(points))
 
 
-# --------------------------------------------------------------------- dedicated scanners
+# ------------------------------------------------------- the regex module's whitespace
 @lru_cache(maxsize=1)
 def _regex_space() -> tuple[frozenset[str], re.Pattern]:
-    """The ``regex`` module's whitespace (``\\s``), and a line feed followed by a run of it."""
+    """The ``regex`` module's whitespace (``\\s``), and a line feed followed by a run of it (read
+    by ``line_break.v1`` and the compiled text-unit scan's character table)."""
     text = _all_code_points()
     with _lock:
         chars = "".join(m.group() for m in _regex.finditer(r"\s", text))
     run = re.compile("\n[" + "".join(f"\\U{ord(c):08x}" for c in chars) + "]*")
     return frozenset(chars), run
-
-
-def _line_break_spans(text: str) -> list[tuple[int, int]]:
-    """:func:`_line_break_reference`, from the compiled text-unit scan for long texts."""
-    from . import _units_fast
-
-    if not _units_fast.wanted(len(text)):
-        return _line_break_reference(text)
-    starts, ends = _units_fast.scan(text).line_breaks
-    return list(zip(starts.tolist(), ends.tolist()))
-
-
-def _line_break_reference(text: str) -> list[tuple[int, int]]:
-    """The matches of ``\\S[ \\t]*\\r?\\n\\s*`` under the ``regex`` module, from the line feeds.
-
-    A match is a maximal whitespace run that opens with ``[ \\t]*\\r?\\n``, plus the visible
-    character before it. Searching for the line feed is a fast literal scan; the regex engine
-    instead tries the pattern at every visible character. From the first line feed of a run
-    (what the run pattern finds), step back over one ``\\r`` and any spaces and tabs: the
-    character there must be visible (else the run starts otherwise, or the text does).
-    """
-    from . import _units_fast
-
-    _units_fast.note_reference(len(text))
-    space, run = _regex_space()
-    out: list[tuple[int, int]] = []
-    for m in run.finditer(text):
-        f, end = m.span()
-        g = f - 1 if f > 0 and text[f - 1] == "\r" else f
-        while g > 0 and text[g - 1] in " \t":
-            g -= 1
-        if g > 0 and text[g - 1] not in space:
-            out.append((g - 1, end))
-    return out
-
-
-# exact pattern text -> scanner with the same matches; ``line_break`` of rules/text.layout.yaml
-# runs over every character of every document with every shipped profile
-_SCANNERS: dict[str, Callable[[str], list[tuple[int, int]]]] = {
-    r"\S[ \t]*\r?\n\s*": _line_break_spans,
-}
-UNITS = {r"\S[ \t]*\r?\n\s*": "line_break"}  # scanners the compiled text-unit scan replaces

@@ -6,7 +6,7 @@ all walk every character of every document. :func:`scan` walks it once, in a Num
 and the property table of :mod:`adachunk.detect._units_fast_tables`, and finds:
 
 * the words of :func:`~adachunk.detect.text_units.word_arrays_reference`;
-* the matches of ``\\S[ \\t]*\\r?\\n\\s*`` (:func:`~adachunk.detect._re_fast._line_break_reference`);
+* the matches of ``\\S[ \\t]*\\r?\\n\\s*`` (:func:`~adachunk.detect.line_break.line_break_reference`);
 * the pieces of :func:`~adachunk.detect.text_units.split_sentences_reference`: the cuts that
   need no decision (line feeds, line-blocks, CJK full stops), every match of the Latin
   terminator pattern with the boundary decision of ``_is_boundary`` taken in the loop, and

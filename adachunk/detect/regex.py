@@ -4,8 +4,8 @@ The pattern is compiled once, when the profile is resolved, with the PyPI ``rege
 than ``re``: it accepts the same syntax (plus Unicode properties such as ``\\p{Lu}``) and, above
 all, its matching functions take a ``timeout``, so a catastrophic pattern written in a profile
 cannot hang a batch run. Patterns that provably match the same without it and cannot need the
-timeout run on ``re`` instead, and the shipped ``line_break`` pattern on a dedicated scanner
-(:mod:`adachunk.detect._re_fast`): several times, respectively twenty times, faster.
+timeout run on ``re`` instead (:mod:`adachunk.detect._re_fast`), several times faster. (The
+layout pack's line ends are their own detector, ``line_break.v1``.)
 """
 
 from __future__ import annotations
@@ -171,27 +171,7 @@ class RegexDetector(Detector):
     def _memo_spans(self, ctx: DetectContext) -> list[tuple[int, int]]:
         p = self.params
         key = ("regex.v1", p.pattern, tuple(p.flags), self.group)  # type: ignore[attr-defined]
-
-        def compute() -> list[tuple[int, int]]:
-            unit = self._unit_spans(ctx)
-            if unit is None:
-                return self.spans(ctx.text)
-            return list(zip(unit[0].tolist(), unit[1].tolist()))
-
-        return ctx.memo(key, compute)
-
-    def _unit_spans(self, ctx: DetectContext) -> tuple[np.ndarray, np.ndarray] | None:
-        """The spans from the document's compiled text-unit scan, which ``sentence.v1`` and
-        ``word.v1`` share, when this pattern is one of its units (``line_break``)."""
-        if self.params.pattern not in _re_fast.UNITS:  # type: ignore[attr-defined]
-            return None
-        fast = self._fast_plan()  # a dictionary look-up for these patterns
-        if fast is None or fast.unit is None:
-            return None
-        from .text_units import unit_scan
-
-        scan = unit_scan(ctx)
-        return None if scan is None else getattr(scan, fast.unit + "s")
+        return ctx.memo(key, lambda: self.spans(ctx.text))
 
     def detect(self, ctx: DetectContext) -> list[Structure]:
         """Return one ``Structure`` per non-empty match (level 0)."""
@@ -203,8 +183,5 @@ class RegexDetector(Detector):
         Successive matches do not overlap, so the spans are already in the order ``detect``
         sorts them into.
         """
-        unit = self._unit_spans(ctx)
-        if unit is not None:
-            return unit
         arr = np.array(self._memo_spans(ctx), dtype=np.int64).reshape(-1, 2)
         return arr[:, 0].copy(), arr[:, 1].copy()

@@ -25,8 +25,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-PARTS = ("heading_path", "structure_path", "definitions", "table_context", "text")
-
 
 def recipe_prefix(record: dict[str, Any], parts: list[str], definitions: dict[str, str],
                   budget: int, count: Callable[[str], int]) -> str:

@@ -41,11 +41,6 @@ WEIGHT_PRESETS: dict[str, dict[str, float]] = {
 }
 
 
-def preset_weights(name: str) -> dict[str, float]:
-    """A copy of the weights of preset ``name`` (KeyError for an unknown preset)."""
-    return dict(WEIGHT_PRESETS[name])
-
-
 @dataclass(frozen=True)
 class Aggregate:
     """A candidate's combined score.

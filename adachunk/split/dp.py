@@ -28,6 +28,7 @@ from ..solve.solver import Solution, solve
 from ..tokenize import get_counter
 from ..types import Chunking, Document, SpanArrays, span_arrays
 from .assemble import build_chunks, overlap_starts
+from .base import Splitter
 from .common import heading_index
 
 
@@ -275,13 +276,10 @@ class DPParams(ComponentParams):
 
 
 @splitters.register("dp.v1")
-class DPSplitter:
+class DPSplitter(Splitter):
     """Candidate splitter wrapping :func:`dp_chunk`."""
 
     Params = DPParams
-
-    def __init__(self, params: DPParams | None = None):
-        self.params = params or DPParams()
 
     def split(self, doc: Document, policy: Policy) -> Chunking:
         """Chunk ``doc`` with the policy's solver settings and this candidate's overrides."""

@@ -17,6 +17,7 @@ from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
 from ..types import Chunking, Document
+from .base import Splitter
 from .common import DocumentTokens, make_chunking, token_index
 
 
@@ -56,13 +57,10 @@ def fixed_windows(index: DocumentTokens, size: int) -> list[tuple[int, int]]:
 
 
 @splitters.register("fixed.v1")
-class FixedSplitter:
+class FixedSplitter(Splitter):
     """Baseline: fixed token windows with an optional token overlap."""
 
     Params = FixedParams
-
-    def __init__(self, params: FixedParams | None = None):
-        self.params = params or FixedParams()
 
     def split(self, doc: Document, policy: Policy) -> Chunking:
         """Windows of ``chunk_size`` tokens (overlap included) tiling ``doc.text``."""

@@ -39,6 +39,7 @@ from ..types import Chunking, Document, Structure
 from . import _llm_client as llm
 from ._safe_regex import UnsafePattern, compile_safe, extract_tag, repair_escapes, unwrap
 from .assemble import HeadingIndex, build_chunks
+from .base import Splitter
 
 log = logging.getLogger("adachunk.split")
 
@@ -281,13 +282,10 @@ class _Job:
 
 
 @splitters.register(NAME)
-class LLMRegexSplitter:
+class LLMRegexSplitter(Splitter):
     """Candidate splitter: one model-chosen delimiter regex, safely applied, with a fallback."""
 
     Params = LLMRegexParams
-
-    def __init__(self, params: LLMRegexParams | None = None):
-        self.params = params or LLMRegexParams()
 
     def split(self, doc: Document, policy: Policy) -> Chunking:
         """Chunk ``doc``; see the module docstring for the outcomes recorded in ``meta``."""

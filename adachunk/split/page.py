@@ -12,6 +12,7 @@ from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
 from ..types import Chunking, Document
+from .base import Splitter
 from .common import make_chunking
 
 
@@ -20,13 +21,10 @@ class PageParams(ComponentParams):
 
 
 @splitters.register("page.v1")
-class PageSplitter:
+class PageSplitter(Splitter):
     """Chunks are exactly the document's pages."""
 
     Params = PageParams
-
-    def __init__(self, params: PageParams | None = None):
-        self.params = params or PageParams()
 
     def split(self, doc: Document, policy: Policy) -> Chunking:
         """One chunk per non-empty page; the whole text when there is no page map."""

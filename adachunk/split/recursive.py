@@ -44,6 +44,7 @@ from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
 from ..types import Chunking, Document
+from .base import Splitter
 from .common import MARGIN, DocumentTokens, make_chunking, token_index
 
 #: The paper's separator priority (regexes; "" is the character-level hard split).
@@ -352,13 +353,13 @@ def recursive_cores(index: DocumentTokens, a: int, b: int, params: RecursivePara
 
 
 @splitters.register("recursive.v1")
-class RecursiveSplitter:
+class RecursiveSplitter(Splitter):
     """The paper's split-then-merge recursive splitter with exact offsets."""
 
     Params = RecursiveParams
 
     def __init__(self, params: RecursiveParams | None = None):
-        self.params = params or RecursiveParams()
+        super().__init__(params)
         self.patterns = compile_separators(self.params.separators or PAPER_SEPARATORS)
 
     def split(self, doc: Document, policy: Policy) -> Chunking:

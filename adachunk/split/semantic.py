@@ -35,6 +35,7 @@ from ..registry import splitters
 from ..tokenize import get_counter
 from ..types import Chunking, Document
 from .assemble import build_chunks
+from .base import Splitter
 from .common import heading_index
 
 
@@ -126,13 +127,10 @@ def _last_word_start(text: str, lo: int, hi: int) -> int | None:
 
 
 @splitters.register("semantic.v1")
-class SemanticSplitter:
+class SemanticSplitter(Splitter):
     """Breakpoints at high gradients of consecutive-sentence embedding distance."""
 
     Params = SemanticParams
-
-    def __init__(self, params: SemanticParams | None = None):
-        self.params = params or SemanticParams()
 
     def embedder(self, policy: Policy):
         """The embedder for this candidate (see module docstring)."""

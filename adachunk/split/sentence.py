@@ -17,6 +17,7 @@ from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
 from ..types import Chunking, Document
+from .base import Splitter
 from .common import make_chunking
 
 
@@ -29,13 +30,10 @@ class SentenceParams(ComponentParams):
 
 
 @splitters.register("sentence.v1")
-class SentenceSplitter:
+class SentenceSplitter(Splitter):
     """Consecutive groups of ``sentences_per_chunk`` sentences."""
 
     Params = SentenceParams
-
-    def __init__(self, params: SentenceParams | None = None):
-        self.params = params or SentenceParams()
 
     def split(self, doc: Document, policy: Policy) -> Chunking:
         """Chunk ``doc`` into sentence groups tiling the text."""

@@ -28,7 +28,6 @@ from ..profile.loader import validation_errors
 from ..profile.schema import TuneSpaceSpec
 from ..profile.yamlmarks import mark_at
 
-SIZE_KEYS = ("max_size", "min_size", "target_size", "chunk_cost")
 CLI = "<command line>"
 
 

@@ -23,7 +23,6 @@ from ...errors import ProfileError
 from ...registry import embedders
 from .base import Embedder, EmbedderParams, normalise
 
-DEFAULT_NAME = "m2v-minilm-256"
 _lock = threading.Lock()
 
 
