@@ -217,4 +217,5 @@ CODES = {
     "ADA403": "notice: a parsed document's document_name is not a usable doc_id; the file stem is used",
     "ADA404": "notice: a profile structure failed on a document; its candidates were left out "
               "(select.on_detector_error: fallback)",
+    "ADA405": "notice: the layout analysis of a PDF page failed; that page is read in line order",
 }

@@ -174,7 +174,9 @@ def test_scanned_page_is_a_coded_error_naming_the_page(tmp_path):
     with pytest.raises(InputError) as err:
         convert_pdf(path)
     msg = err.value.render()
-    assert err.value.code == "ADA309" and "page 2 of 3" in msg and "OCR is not built in" in msg
+    assert err.value.code == "ADA309" and "page 2 of 3" in msg
+    # paper grain only: OCR (where installed) reads nothing there
+    assert "OCR found no text there" in msg or "OCR is not installed" in msg
     doc = convert_pdf(path, scanned_pages="warn")  # the way out: keep the text pages
     assert "After the scan." in doc.text and doc.meta["pages_without_text"] == [2]
 

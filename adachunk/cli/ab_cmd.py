@@ -37,7 +37,7 @@ def add_parsers(sub) -> list[str]:
     p = sub.add_parser("ab", help="A/B-compare two profiles on one corpus: paired statistics, plots, HTML, CI gate",
                        description="Run two profiles (A then B) on the same inputs and compare their winners.",
                        epilog=GATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, folders or globs (.md .txt .json .pdf)")
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, folders or globs (.md .txt .json .pdf .docx .html)")
     p.add_argument("--profile", "-p", action="append", required=True, metavar="PROFILE",
                    help="builtin profile name or YAML path; give it twice: first A, then B")
     p.add_argument("--out", "-o", default="ab", help="output folder (default: ab)")

@@ -8,14 +8,14 @@ import os
 from ..api import chunk_document, load_profile, enrich_records
 from ..errors import AdachunkError, Location, ProfileError
 from ..api import read_document, supported_suffixes, chunk_segments, segment_chars
-from .common import (add_solver_flags, chunk_record, dumps, expand_inputs, output_to, parse_params,
+from .common import (add_ocr_flag, add_solver_flags, chunk_record, dumps, expand_inputs, output_to, parse_params,
                      print_error, solver_overrides)
 
 
 def add_parsers(sub) -> list[str]:
     """Register ``chunk`` and ``explain``."""
     p = sub.add_parser("chunk", help="chunk files with the optimal DP splitter (or --splitter NAME), write JSONL")
-    p.add_argument("inputs", nargs="+", metavar="FILE", help=".md, .txt or parsed .json files, folders or globs")
+    p.add_argument("inputs", nargs="+", metavar="FILE", help=".md, .txt, parsed .json, .pdf, .docx or .html files, folders or globs")
     p.add_argument("-o", "--output", help="output JSONL file (default: stdout)")
     add_solver_flags(p)
     p.add_argument("--splitter", metavar="NAME",
@@ -25,6 +25,7 @@ def add_parsers(sub) -> list[str]:
                    help="a parameter of --splitter (repeatable; the value is read as a YAML scalar)")
     p.add_argument("--no-postprocess", action="store_true", help="with --splitter: skip post-processing")
     _add_size_flag(p)
+    add_ocr_flag(p)
     p.add_argument("--workers", "-j", type=_positive_int, default=1, metavar="N",
                    help="chunk files in N worker processes (output in input order, the same bytes as one)")
     p.add_argument("--segment-chars", type=_positive_int, metavar="N",
@@ -35,6 +36,7 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--format", choices=["table", "json"], default="table")
     add_solver_flags(p)
     _add_size_flag(p)
+    add_ocr_flag(p)
     return ["chunk", "explain"]
 
 
@@ -135,7 +137,7 @@ def chunk_one(path: str, args, rp, chunker, out) -> AdachunkError | None:
     try:
         if _streamable(path, args, rp) and _write_streamed(out, path, chunker, rp, args):
             return None
-        doc = read_document(path, errors=args.errors, max_bytes=_max_bytes(args))
+        doc = _read(path, args)
         if len(doc.text) > (args.segment_chars or segment_chars()):
             _write_segmented(out, doc, chunker, rp, args.segment_chars or segment_chars())
             return None
@@ -237,13 +239,24 @@ def _chunker(args, rp):
     return run_one
 
 
+def _read(path: str, args):
+    """The input as a Document, a PDF converted with the command's ``--ocr`` (the PDF modules
+    are imported for PDFs only: chunking Markdown stays light)."""
+    if not str(path).lower().endswith(".pdf"):
+        return read_document(path, errors=args.errors, max_bytes=_max_bytes(args))
+    from ..api import pdf_reader_options
+
+    with pdf_reader_options(ocr=getattr(args, "ocr", "auto")):
+        return read_document(path, errors=args.errors, max_bytes=_max_bytes(args))
+
+
 def _line_col(text: str, pos: int) -> tuple[int, int]:
     line = text.count("\n", 0, pos) + 1
     return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
 
 
 def _explain(args, rp) -> int:
-    doc = read_document(args.input, errors=args.errors, max_bytes=_max_bytes(args))
+    doc = _read(args.input, args)
     chunking = chunk_document(doc, rp, explain=True)
     cuts = chunking.meta.get("cuts", [])
     if args.format == "json":

@@ -56,6 +56,13 @@ def add_solver_flags(p) -> None:
     add_allow_remote_llm_flag(p)
 
 
+def add_ocr_flag(p) -> None:
+    """``--ocr auto|off`` of the commands that read PDFs (scanned pages read by OCR)."""
+    p.add_argument("--ocr", choices=["auto", "off"], default="auto",
+                   help="read scanned PDF pages by OCR: auto (default; where the extra adachunk[ocr] is "
+                        "installed) or off (such a page is ADA309)")
+
+
 class _AllowRemoteLLM(argparse.Action):
     """Sets ``ADACHUNK_ALLOW_REMOTE_LLM=1`` when parsed, so worker processes inherit it."""
 

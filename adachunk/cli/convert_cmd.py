@@ -55,8 +55,11 @@ def add_parsers(sub) -> list[str]:
                    help="running headers/footers (PDF pages, Word headers and footers): keep as "
                         "<!-- PageHeader/PageFooter --> comments, or drop")
     p.add_argument("--scanned-pages", choices=["error", "warn"], default="error",
-                   help="a page that is an image without a text layer: error (ADA309, default; OCR is not built "
-                        "in) or warn (keep the other pages, leave it empty)")
+                   help="a page that is an image without a text layer that OCR did not read: error (ADA309, "
+                        "default) or warn (keep the other pages, leave it empty)")
+    p.add_argument("--ocr", choices=["auto", "off"], default="auto",
+                   help="read scanned PDF pages by OCR: auto (default; where the extra adachunk[ocr] is "
+                        "installed) or off")
     p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                    help="processes extracting the pages of a long PDF in parallel (default 1)")
     p.add_argument("--errors", choices=["strict", "replace"], default="strict",
@@ -91,7 +94,7 @@ def _converters(args) -> dict[str, Any]:
 
     pdf = api.PdfOptions(backend=args.backend, table_wrapper=not args.no_table_wrapper,
                          max_table_rows=args.max_table_rows, furniture=args.furniture,
-                         scanned_pages=args.scanned_pages,
+                         scanned_pages=args.scanned_pages, ocr=args.ocr,
                          password=args.password or os.environ.get("ADACHUNK_PDF_PASSWORD"),
                          workers=max(1, args.jobs))
     docx = api.DocxOptions(tracked_changes=args.tracked_changes, comments=args.comments,

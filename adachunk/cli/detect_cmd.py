@@ -12,7 +12,7 @@ PREVIEW = 60
 def add_parsers(sub) -> list[str]:
     """Register ``detect``."""
     p = sub.add_parser("detect", help="list the structures a profile detects in a file (label, span, line:col, preview)")
-    p.add_argument("input", metavar="FILE", help=".md, .txt or parsed .json file")
+    p.add_argument("input", metavar="FILE", help=".md, .txt, parsed .json, .pdf, .docx or .html file")
     p.add_argument("--format", choices=["table", "json", "html"], default="table")
     p.add_argument("-o", "--output", help="output file (default: stdout)")
     p.add_argument("--labels", help="comma-separated structure labels (default: all but words, sentences and line breaks)")

@@ -77,7 +77,7 @@ def add_parsers(sub) -> list[str]:
                                    "`adachunk eval generate DOCS... --out qa.jsonl` writes a proxy QA set.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="documents: files, folders or globs (.md .txt .json .pdf); or `generate DOCS...`")
+                   help="documents: files, folders or globs (.md .txt .json .pdf .docx .html); or `generate DOCS...`")
     p.add_argument("--qa", metavar="QA.jsonl", help="the QA set: JSONL (question, doc, evidence spans and/or answer) "
                    "or Chroma's CSV (question, references, corpus_id)")
     p.add_argument("--chunking", "-c", action="append", default=[], metavar="SPEC",

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import sys
 
-from .common import add_solver_flags, solver_overrides
+from .common import add_ocr_flag, add_solver_flags, solver_overrides
 
 
 def add_parsers(sub) -> list[str]:
     """Register ``run`` and ``search``."""
     p = sub.add_parser("run", help="adaptive chunking of a corpus: best candidate per document → JSONL, Parquet, vector index")
-    p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, folders or globs (.md .txt .json .pdf)")
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, folders or globs (.md .txt .json .pdf .docx .html)")
     p.add_argument("--out", "-o", default="out", help="output folder (default: out)")
     p.add_argument("--workers", "-j", type=int, help="worker processes (default: the machine's cores)")
     p.add_argument("--resume", action="store_true",
@@ -27,6 +27,7 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--sink", choices=["lancedb", "qdrant", "none"], help="vector index (default: the profile's, lancedb)")
     p.add_argument("--qdrant-url", help="Qdrant server URL (with --sink qdrant; default: local mode under --out)")
     p.add_argument("--no-postprocess", action="store_true", help="score candidates without post-processing")
+    add_ocr_flag(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line, no final report")
     add_solver_flags(p)
     p = sub.add_parser("search", help="query the vector index of a run's output folder")
@@ -50,7 +51,7 @@ def run(args) -> int:
                      backend=args.backend, scheduler=args.scheduler, overrides=solver_overrides(args),
                      errors=args.errors, postprocess=not args.no_postprocess, sink=args.sink,
                      qdrant_url=args.qdrant_url, progress=False if args.quiet else None, prune=args.prune,
-                     wait=args.wait, ship_inputs=args.ship_inputs)
+                     wait=args.wait, ship_inputs=args.ship_inputs, ocr=args.ocr)
     if not args.quiet:
         sel = ", ".join(f"{k} {v}%" for k, v in res.summary.get("selection_frequency", {}).items()) or "-"
         fell = res.summary.get("detector_fallbacks", {}).get("documents", 0)

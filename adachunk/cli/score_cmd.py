@@ -24,7 +24,7 @@ CHUNKS_ERROR = "ADA313"
 def add_parsers(sub) -> list[str]:
     """Register ``score``."""
     p = sub.add_parser("score", help="score one chunking of one document (SC, BI, RC, ICC, DCC)")
-    p.add_argument("input", metavar="FILE", help=".md, .txt or parsed .json document")
+    p.add_argument("input", metavar="FILE", help=".md, .txt, parsed .json, .pdf, .docx or .html document")
     p.add_argument("--profile", "-p", default="default", help="builtin profile name or YAML path")
     p.add_argument("--splitter", default="dp.v1", help="registered splitter (default: dp.v1)")
     p.add_argument("--param", action="append", default=[], metavar="K=V",

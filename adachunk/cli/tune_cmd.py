@@ -36,7 +36,7 @@ def add_parsers(sub) -> list[str]:
     p = sub.add_parser("tune", help="tune a profile's rules, sizes and weights on a corpus (cross-validated, Optuna)",
                        description="Search a profile's rule scales, sizes and metric weights; write tuned.yaml.",
                        epilog=TUNE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("inputs", nargs="+", metavar="CORPUS", help="files, folders or globs (.md .txt .json .pdf)")
+    p.add_argument("inputs", nargs="+", metavar="CORPUS", help="files, folders or globs (.md .txt .json .pdf .docx .html)")
     p.add_argument("--profile", "-p", default="default", help="builtin profile name or YAML path (default: default)")
     p.add_argument("--objective", choices=["intrinsic", "qa", "both"],
                    help="intrinsic weighted score, a QA measure, or their mean (default: the profile's, intrinsic)")

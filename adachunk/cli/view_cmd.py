@@ -10,7 +10,7 @@ from .common import add_solver_flags, output_to
 def add_parsers(sub) -> list[str]:
     """Register ``view``."""
     p = sub.add_parser("view", help="write an HTML page showing chunk boundaries, structures and the cost heatmap")
-    p.add_argument("input", metavar="FILE", help=".md, .txt or parsed .json file")
+    p.add_argument("input", metavar="FILE", help=".md, .txt, parsed .json, .pdf, .docx or .html file")
     p.add_argument("-o", "--output", default="view.html", help="HTML file to write (default: view.html; '-': stdout)")
     p.add_argument("--labels", help="comma-separated structure labels to draw (default: all but words, sentences and line breaks)")
     p.add_argument("--all", action="store_true", help="also draw words, sentences and line breaks")

@@ -1,23 +1,30 @@
 """Tables without ruling lines ("stream" tables), the usual case in annual reports and filings.
 
-1. **Rows.** The page's words (ruled tables already removed) are clustered by baseline; a row
-   is *tabular* when a horizontal gap of at least ``_CELL_GAP`` font sizes splits it (a word
-   space is a quarter of one, a cell padding more than one).
+1. **Rows.** The page's words (ruled tables already removed) are clustered by baseline; dot
+   leaders (``Total . . . . .``: runs of three dot-only words) are dropped as the space they
+   are; a row is *tabular* when a horizontal gap of at least ``_CELL_GAP`` font sizes splits it
+   (a word space is a quarter of one, a cell padding more than one).
 2. **Regions.** Maximal runs of rows set close together (at most ``_ROW_GAP`` line heights
    apart) that hold at least two tabular rows; short label-only rows may sit between them (a
-   section label, the first line of a wrapped label), a long one (prose) ends the region; the
-   row just above that heads only the figure columns (a spanning label) is taken in.
+   section label, the first line of a wrapped label), a long one (prose) ends the region, and
+   it may end on the wrapped last line of a cell; the row just above that heads only the
+   figure columns (a spanning label) is taken in.
 3. **Columns.** pdfplumber's text-alignment strategy (:func:`pdfplumber.table.words_to_edges_v`:
    the left edges, right edges or centres of three words at least that line up) gives the
    column boundaries, as its ``"text"`` table strategy does. A boundary that cuts through words
    in several rows, that falls in an ordinary word space, or that leaves a column empty is
-   dropped: alignment by chance inside a label column is common.
+   dropped: alignment by chance inside a label column is common. Each boundary is then moved
+   to the middle of the body's gutter, so that the same table on the next page, whose widest
+   cell differs, has the same columns.
 4. **Validation.** Two columns and three rows at least, most rows with two filled cells, one
    column of short cells and at most one of long ones (a page of two text columns is not a
    table), not a hanging-indent list.
-5. **Cells.** Words go to the column holding their centre; a label wrapped onto a second line
-   joins its row; leading header rows (empty first cell) are flattened into one header row,
-   a spanning label ("Group" over "2024" and "2023") repeated on each column it spans.
+5. **Cells.** A phrase (words a word space apart) goes whole to one column: the one it lies
+   in, or, when a boundary cuts it (a header "2024 EUR k" wider than the figures under it, a
+   long label), the one whose other cells it overlaps most. Lines are grouped into rows by the
+   row-label column and the vertical rhythm (:mod:`._pdf_table_rows`); leading header rows
+   (empty first cell) are flattened into one header row, a spanning label ("Group" over "2024"
+   and "2023") repeated on each column it spans.
 
 The result is a :class:`RawTable` like a ruled one (``ruled=False``), so joining across pages,
 the real header on every part and ``split_rows`` apply unchanged.
@@ -25,19 +32,22 @@ the real header on every part and ``split_rows`` apply unchanged.
 
 from __future__ import annotations
 
-import bisect
 import re
 import statistics
 from dataclasses import dataclass, field
 
 from ._pdf_lines import cluster_rows
 from ._pdf_model import RawTable, Word
+from ._pdf_table_rows import is_anchor, join_cells, phrases, place, row_groups, strip_leader
 from ._pdf_text import clean
 
 # the first column of a list set with a hanging indent: bullets, "1", "1.", "(a)", "iv)"
 _LIST_MARK = re.compile(r"^(?:[\u2022\u2023\u25aa\u25cf\u25e6\u2043\u2219\u00b7\u2013\u2014*\u25a0\u25a1-]|"
                         r"\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]?)$")
 
+_DOTS = re.compile(r"^[.\u2024\u2026\u00b7]+$")
+# a header cell: a word, or a year ("2024", "2011-12"), not a figure ("1,204.5")
+_HEADING_CELL = re.compile(r"[^\W\d_]|^(?:19|20)\d\d(?:[-/]\d{2,4})?$")
 _CELL_GAP = 1.0     # font sizes: a wider gap inside a row separates two cells
 _ROW_GAP = 1.6      # line heights: rows further apart than this do not belong to one table
 _SHORT_CELL = 16    # characters: a column whose cells are mostly shorter is table-like
@@ -63,18 +73,36 @@ class _Row:
 
 def _make_row(words: list[Word]) -> _Row:
     words = sorted(words, key=lambda w: w.x0)
+    words = _without_leaders(words)
     size = statistics.median(w.size for w in words)
     tabular = any(b.x0 - a.x1 >= _CELL_GAP * size for a, b in zip(words, words[1:]))
     return _Row(words, min(w.top for w in words), max(w.bottom for w in words), size, tabular)
 
 
+def _without_leaders(words: list[Word]) -> list[Word]:
+    """Words (left to right) without dot leaders: runs of three dot-only words or more are the
+    space between a label and its figures, not text."""
+    out: list[Word] = []
+    run: list[Word] = []
+    for w in words:
+        if _DOTS.match(w.text):
+            run.append(w)
+            continue
+        out += run if len(run) < 3 else []
+        run = []
+        out.append(w)
+    out += run if len(run) < 3 else []
+    return out or words
+
+
 def _regions(rows: list[_Row]) -> list[list[_Row]]:
-    """Runs of close rows with two tabular rows at least, trimmed to start and end on one."""
+    """Runs of close rows with two tabular rows at least, trimmed to start on one and to end on
+    one or on the wrapped last line of one (set closer than the rows are to each other)."""
     out: list[list[_Row]] = []
     cur: list[_Row] = []
 
     def close() -> None:
-        while cur and not cur[-1].tabular:
+        while cur and not cur[-1].tabular and not _wrapped_tail(cur):
             cur.pop()
         while cur and not cur[0].tabular:
             cur.pop(0)
@@ -92,15 +120,56 @@ def _regions(rows: list[_Row]) -> list[list[_Row]]:
     return out
 
 
+def _wrapped_tail(rows: list[_Row]) -> bool:
+    """The last row is the wrapped end of a cell: the tabular rows are set further apart than
+    twice its distance to the row above (a cell's line spacing, not a row's)."""
+    gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:]) if b.tabular]
+    if len(rows) < 2 or not gaps:
+        return False
+    tail = rows[-1].top - rows[-2].bottom
+    return any(r.tabular for r in rows[-3:-1]) and tail < 0.5 * statistics.median(gaps)
+
+
 def _boundaries(region: list[_Row]) -> list[float]:
     """Inner column boundaries from pdfplumber's text alignment, cleaned (module docstring)."""
     from pdfplumber.table import words_to_edges_v
 
     words = [w for r in region for w in r.words]
     edges = words_to_edges_v([{"x0": w.x0, "x1": w.x1, "top": w.top, "bottom": w.bottom} for w in words], 3)
-    xs = sorted({round(e["x0"], 1) for e in edges})
+    aligned = {round(e["x0"], 1) for e in edges}
+    # a gutter no alignment edge bounds or crosses: a boundary that alignment missed
+    missed = {round((a + b) / 2, 1) for a, b in _gutters(region) if not any(a - 1 <= x <= b + 1 for x in aligned)}
+    xs = sorted(aligned | missed)
     inner = [x for x in xs if min(w.x0 for w in words) + 1 < x < max(w.x1 for w in words) - 1]
     return [b for b in inner if _real_boundary(b, region)]
+
+
+def _gutters(region: list[_Row]) -> list[tuple[float, float]]:
+    """The vertical white gutters at least a font size wide that (nearly) every row
+    leaves open: the column boundaries that text alignment misses when a text column is set
+    right-aligned or centred. A spanning header may cross one (as in :func:`_real_boundary`)."""
+    size = statistics.median(r.size for r in region)
+    events: list[tuple[float, int]] = []
+    for r in region:
+        spans: list[list[float]] = []
+        for w in r.words:  # the row's covered x-ranges: words closer than a cell gap merged
+            if spans and w.x0 - spans[-1][1] < _CELL_GAP * r.size:
+                spans[-1][1] = max(spans[-1][1], w.x1)
+            else:
+                spans.append([w.x0, w.x1])
+        events += [(a, 1) for a, _ in spans] + [(b, -1) for _, b in spans]
+    allowed = max(1, int(0.1 * len(region)))
+    out: list[tuple[float, float]] = []
+    depth, start = 0, None
+    for x, d in sorted(events):
+        depth += d
+        if depth <= allowed and start is None:
+            start = x
+        elif depth > allowed and start is not None:
+            if x - start >= _CELL_GAP * size:
+                out.append((start, x))
+            start = None
+    return out
 
 
 def _real_boundary(b: float, region: list[_Row]) -> bool:
@@ -118,25 +187,52 @@ def _real_boundary(b: float, region: list[_Row]) -> bool:
     return crossing <= max(1, 0.1 * len(region)) and tight <= 0.3 * max(sided, 1)
 
 
-def _assign(region: list[_Row], inner: list[float]) -> None:
-    """Fill each row's cells (words by centre) and the x-extent of each cell's text."""
-    n = len(inner) + 1
-    for r in region:
-        parts: list[list[Word]] = [[] for _ in range(n)]
-        for w in r.words:
-            parts[bisect.bisect(inner, (w.x0 + w.x1) / 2)].append(w)
-        r.cells = [clean(" ".join(w.text for w in p)) for p in parts]
+def _assign(region: list[_Row], inner: list[float], head: int = 0) -> None:
+    """Fill each row's cells and the x-extent of each cell's text.
+
+    A phrase (words a word space apart) goes whole to one column: by its centre when it sits
+    inside one; when a boundary cuts it (a header "2024 EUR k" wider than the figures under
+    it, a long label), to the column whose other cells it overlaps most. The ``head`` leading
+    rows (header lines) go over the body's cells (:func:`place`).
+    """
+    placed = place([r.words for r in region], inner, [_WORD_SPACE * r.size for r in region], head)
+    for r, parts in zip(region, placed):
+        r.cells = [strip_leader(clean(" ".join(w.text for w in p))) for p in parts]
         r.spans = [(p[0].x0, p[-1].x1) if p else None for p in parts]
 
 
-def _drop_empty_columns(region: list[_Row], inner: list[float]) -> list[float]:
-    used = [any(r.cells[c] for r in region) for c in range(len(inner) + 1)]
+def _drop_empty_columns(region: list[_Row], inner: list[float], head: int = 0) -> list[float]:
+    """Boundaries without those of columns the body leaves empty (the header alone may fill
+    one: a header line set beside its figures is not a column of its own)."""
+    used = [any(r.cells[c] for r in region[head:]) for c in range(len(inner) + 1)]
     if all(used):
         return inner
     keep = [b for c, b in enumerate(inner) if used[c] and used[c + 1]
             or used[c + 1] and any(used[:c + 1])]
-    _assign(region, keep)
-    return _drop_empty_columns(region, keep) if len(keep) < len(inner) else keep
+    _assign(region, keep, head)
+    return _drop_empty_columns(region, keep, head) if len(keep) < len(inner) else keep
+
+
+def _head_lines(region: list[_Row]) -> int:
+    """How many leading lines head the table: those above its first line with figures (three at
+    most), or the first line of a table without figures."""
+    first = next((i for i, r in enumerate(region) if is_anchor(r.cells)), None)
+    return min(first, 3, len(region) - 2) if first is not None else 1
+
+
+def _gutter_middles(region: list[_Row], inner: list[float]) -> list[float]:
+    """Each boundary moved to the middle of the empty gutter it lies in, among the body rows
+    (the header row left out: a wide header narrows a gutter on its page only). Where the widest
+    cell of a page puts the alignment edge varies from page to page, the body's gutter middle
+    much less, so a table continued on the next page is recognised by its columns."""
+    body = region[max(_header_count(region), 1):] if len(region) > 3 else region
+    out = []
+    for c, b in enumerate(inner):
+        left = [s[1] for r in body if (s := r.spans[c]) is not None]
+        right = [s[0] for r in body if (s := r.spans[c + 1]) is not None]
+        lo, hi = max(left, default=b), min(right, default=b)
+        out.append((lo + hi) / 2 if lo - 1 <= b <= hi + 1 else b)
+    return out
 
 
 def _is_table(region: list[_Row]) -> bool:
@@ -160,44 +256,49 @@ def _is_table(region: list[_Row]) -> bool:
     return short and not listy
 
 
-def _only_label(r: _Row) -> bool:
-    return bool(r.cells[0]) and not any(r.cells[1:])
-
-
 def _merge_wrapped(rows: list[_Row]) -> list[_Row]:
-    """A label wrapped onto two lines is one row: the lower-case continuation joins the label
-    line, whichever of the two holds the figures (bottom- or top-aligned cells)."""
-    out: list[_Row] = []
-    for r in rows:
-        cont = r.cells[0][:1].islower()
-        if out and cont and _only_label(out[-1]) and not _only_label(r):
-            r.cells[0] = out[-1].cells[0] + " " + r.cells[0]
-            r.top = out[-1].top
-            out[-1] = r
-        elif out and cont and _only_label(r) and any(out[-1].cells[1:]):
-            out[-1].cells[0] += " " + r.cells[0]
-            out[-1].bottom = r.bottom
-        else:
-            out.append(r)
+    """Rows of the table from its lines: leading header lines (first cell empty) kept apart,
+    the body's wrapped lines joined into their rows (:func:`row_groups`)."""
+    k = _header_count(rows)
+    body = rows[k:]
+    groups = row_groups([r.cells for r in body], [r.top for r in body], [r.bottom for r in body])
+    out = rows[:k]
+    for g in groups:
+        first, last = body[g[0]], body[g[-1]]
+        first.cells = join_cells([body[i].cells for i in g])
+        first.bottom = last.bottom
+        out.append(first)
     return out
+
+
+def _header_count(rows: list[_Row]) -> int:
+    """How many leading rows are header rows: first cell empty (at most three), and the row
+    under a spanning label ("Actual" over two years) when it holds only headings ("Programme",
+    "2022", "2023"): the stub's label often sits on the last header row."""
+    k = 0
+    while k < min(3, len(rows) - 2) and not rows[k].cells[0] and any(rows[k].cells):
+        k += 1
+    if 0 < k < len(rows) - 2 and not all(rows[k - 1].cells[1:]):
+        if all(_HEADING_CELL.search(c) for c in rows[k].cells if c):
+            k += 1
+    return k
 
 
 def _header(rows: list[_Row], centres: list[float]) -> tuple[list[str], int]:
     """One header row from the leading rows whose first cell is empty (at most three), spanning
     labels repeated over the columns they centre on; returns it and how many rows it used."""
-    k = 0
-    while k < min(3, len(rows) - 2) and not rows[k].cells[0] and any(rows[k].cells):
-        k += 1
-    k = max(k, 1)
+    k = max(_header_count(rows), 1)
     heads = [list(r.cells) for r in rows[:k]]
     for i, row in enumerate(heads[:-1]):
         below = [any(h[c] for h in heads[i + 1:]) for c in range(len(row))]
         phrases = [(c, sum(rows[i].spans[c]) / 2) for c in range(len(row)) if row[c]]
         filled = list(row)
         for c in range(len(row)):
-            if row[c] or not below[c] or not phrases:
+            if c == 0 or row[c] or not below[c] or not phrases:  # a spanning label heads figures, not the stub
                 continue
             src, _ = min(phrases, key=lambda p: abs(p[1] - centres[c]))
+            if heads[i + 1][src][:1].islower():  # "Cost per" over "product": a wrapped header
+                continue
             if all(not row[j] for j in range(min(src, c) + 1, max(src, c))):
                 filled[c] = row[src]
         heads[i] = filled
@@ -206,14 +307,34 @@ def _header(rows: list[_Row], centres: list[float]) -> tuple[list[str], int]:
 
 def _span_above(rows: list[_Row], region: list[_Row], first_boundary: float) -> None:
     """Take in the row just above a region when it only heads the figure columns: a single
-    spanning label ("Year ended 31 December" over "2024  2023") has no cell gap of its own."""
+    spanning label ("Year ended 31 December" over "2024  2023") has no cell gap of its own. A
+    line centred on the whole table is its caption, not a spanning label."""
     at = next(i for i, r in enumerate(rows) if r is region[0])
     if at == 0:
         return
     above = rows[at - 1]
+    x0, x1 = min(w.x0 for r in region for w in r.words), max(w.x1 for r in region for w in r.words)
+    centre = (min(w.x0 for w in above.words) + max(w.x1 for w in above.words)) / 2
     if (not above.tabular and region[0].top - above.bottom <= _ROW_GAP * (above.bottom - above.top)
-            and all(w.x0 >= first_boundary - 1 for w in above.words)):
+            and all(w.x0 >= first_boundary - 1 for w in above.words)
+            and abs(centre - (x0 + x1) / 2) > 0.05 * (x1 - x0)):
         region.insert(0, above)
+
+
+def _without_titles(region: list[_Row], inner: list[float]) -> list[_Row]:
+    """The region without the lines that lead into it and are not table rows: a running
+    header or title running across three columns or more, then any line without a cell gap
+    (a caption) up to the first tabular row."""
+    k = 0
+    while k < len(region) and (not region[k].tabular or _titled(region[k], inner)):
+        k += 1
+    return region[k:] if k and any(_titled(r, inner) for r in region[:k]) else region
+
+
+def _titled(r: _Row, inner: list[float]) -> bool:
+    """A long phrase crossing two column boundaries or more: text across the table."""
+    return any(len(text) > _PROSE_CELL and sum(p[0].x0 < b < p[-1].x1 for b in inner) >= 2
+               for p in phrases(r.words, _WORD_SPACE * r.size) if (text := " ".join(w.text for w in p)))
 
 
 def find_tables(words: list[Word]) -> list[RawTable]:
@@ -228,14 +349,19 @@ def find_tables(words: list[Word]) -> list[RawTable]:
         inner = _boundaries(region)
         if not inner:
             continue
+        region = _without_titles(region, inner)
+        if len(region) < 3:
+            continue
         _span_above(rows, region, inner[0])
         _assign(region, inner)
-        inner = _drop_empty_columns(region, inner)
+        head = _head_lines(region)
+        _assign(region, inner, head)
+        inner = _drop_empty_columns(region, inner, head)
         if not inner or not _is_table(region):
             continue
         x0 = min(w.x0 for r in region for w in r.words)
         x1 = max(w.x1 for r in region for w in r.words)
-        bounds = [x0] + inner + [x1]
+        bounds = [x0] + _gutter_middles(region, inner) + [x1]
         centres = [(a + b) / 2 for a, b in zip(bounds, bounds[1:])]
         merged = _merge_wrapped(region)
         header, k = _header(merged, centres)

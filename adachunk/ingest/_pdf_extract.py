@@ -19,8 +19,11 @@ from typing import Any, Iterator
 
 from ..errors import InputError, Location
 from ._pdf_borderless import find_tables
-from ._pdf_lines import anchor, group_lines, reading_order
+from ._pdf_lines import group_lines
 from ._pdf_model import RawPage, RawTable, Word
+from ._pdf_order import order_page
+from ._pdf_rotate import UPRIGHT, direction, dominant, frame_size, turn_char, turn_shape
+from ._pdf_ruled import drop_frames, ruled_rows
 from ._pdf_text import join_lines
 
 log = logging.getLogger("adachunk.ingest")
@@ -62,20 +65,24 @@ def corrupt_error(source: str, detail: str) -> InputError:
                       hint="re-download or re-export the file; 'qpdf --check' shows what is broken")
 
 
-def _walk(objs, chars: list, shapes: list, page_h: float, mb: tuple, images: list | None = None) -> None:
+def _walk(objs, chars: list, shapes: list, page_h: float, mb: tuple, images: list | None = None,
+          turned: list | None = None) -> None:
     """Collect chars and ruling shapes as light dicts in pdfplumber's coordinates, recursively
-    (and the page's images, when ``images`` is given: a page of images and no text is a scan)."""
+    (and the page's images, when ``images`` is given: a page of images and no text is a scan;
+    glyphs set in rotated text go to ``turned`` as ``(direction, char)``)."""
     from pdfminer.layout import LTChar, LTContainer, LTCurve, LTImage, LTLine, LTRect
 
     for obj in objs:
         if isinstance(obj, LTChar):
-            if not obj.upright:
-                continue  # rotated margin text (arXiv stamps, sidebars) is not body text
-            chars.append({
+            ch = {
                 "text": obj.get_text(), "x0": obj.x0 + mb[0], "x1": obj.x1 + mb[0],
                 "top": page_h - obj.y1 + mb[1], "bottom": page_h - obj.y0 + mb[1], "doctop": 0.0,
                 "upright": True, "size": round(obj.size, 2), "fontname": obj.fontname,
-            })
+            }
+            if obj.upright:
+                chars.append(ch)
+            elif turned is not None:  # kept aside: margin stamps, or a page set sideways
+                turned.append((direction(obj.matrix), ch))
         elif isinstance(obj, LTCurve):
             top = page_h - obj.y1 + mb[1]
             shape = {"object_type": "rect" if isinstance(obj, LTRect) else "line" if isinstance(obj, LTLine)
@@ -89,7 +96,7 @@ def _walk(objs, chars: list, shapes: list, page_h: float, mb: tuple, images: lis
             if images is not None:
                 images.append((obj.x0, obj.y0, obj.x1, obj.y1))
         elif isinstance(obj, LTContainer):
-            _walk(obj, chars, shapes, page_h, mb, images)
+            _walk(obj, chars, shapes, page_h, mb, images, turned)
 
 
 def _may_hold_table(shapes: list[dict]) -> bool:
@@ -132,12 +139,12 @@ class _RulingView:
         self.bbox = bbox
 
 
-def _find_cells(page, shapes: list[dict]) -> list[list[list[tuple | None]]]:
+def _find_cells(page, shapes: list[dict], bbox: tuple | None = None) -> list[list[list[tuple | None]]]:
     """Cell boxes of each ruled table, row by row (pdfplumber's lattice algorithm)."""
     from pdfplumber.table import TableFinder
 
     try:
-        tables = TableFinder(_RulingView(shapes, tuple(page.bbox))).tables
+        tables = TableFinder(_RulingView(shapes, bbox or tuple(page.bbox))).tables
     except (AttributeError, KeyError, TypeError):  # a pdfplumber whose finder reads more: full model
         tables = page.find_tables()
     return [[list(row.cells) for row in t.rows] for t in tables]
@@ -147,25 +154,25 @@ def _grid_top(grid: list[list[tuple | None]]) -> float:
     return min((c[1] for row in grid for c in row if c is not None), default=0.0)
 
 
-def _tables(page, shapes: list[dict], words: list[Word]) -> list[RawTable]:
+def _tables(page, shapes: list[dict], words: list[Word], bbox: tuple) -> list[RawTable]:
     """Ruled tables with at least two rows and two columns (a framed paragraph is not a table);
     cell text comes from the page's words (center inside the cell)."""
     out = []
-    for grid in sorted(_find_cells(page, shapes), key=_grid_top):
+    for grid in sorted(_find_cells(page, shapes, bbox), key=_grid_top):
         boxes = [c for row in grid for c in row if c is not None]
         if not boxes:
             continue
         x0, top = min(c[0] for c in boxes), min(c[1] for c in boxes)
         x1, bottom = max(c[2] for c in boxes), max(c[3] for c in boxes)
         inside = [w for w in words if x0 <= (w.x0 + w.x1) / 2 <= x1 and top <= (w.top + w.bottom) / 2 <= bottom]
-        rows = [[_cell_text(c, inside) for c in row] for row in grid]
+        rows = ruled_rows(grid, inside, _cell_text)  # a ruled row holding several rows is split
         rows = [r for r in rows if any(r)]
         ncols = max((len(r) for r in rows), default=0)
         if len(rows) < 2 or ncols < 2:
             continue
         xs = sorted({round(c[0], 1) for c in boxes} | {round(x1, 1)})
         out.append(RawTable(top, bottom, x0, x1, [r + [""] * (ncols - len(r)) for r in rows], xs))
-    return out
+    return drop_frames(out)  # a frame round the page's content is not a table
 
 
 def _cell_text(box: tuple | None, words: list[Word]) -> str:
@@ -196,23 +203,55 @@ def extract_page(page, number: int) -> RawPage:
     chars: list[dict] = []
     shapes: list[dict] = []
     images: list[tuple] = []
+    turned: list[tuple[int, dict]] = []
     mb = (float(page.mediabox[0]), float(page.mediabox[1]))
-    _walk(page.layout, chars, shapes, float(page.height), mb, images)
+    _walk(page.layout, chars, shapes, float(page.height), mb, images, turned)
+    width, height = float(page.width), float(page.height)
+    turn = _reading_turn(chars, turned)
+    if turn != UPRIGHT:  # a page set sideways: read it in its own frame, as if upright
+        chars = [turn_char(ch, turn, width, height) for d, ch in turned if d == turn]
+        shapes = [turn_shape(s, turn, width, height) for s in shapes]
+        width, height = frame_size(turn, width, height)
     words, dropped = _words(chars)
     if dropped:
         log.warning("page %d: %d glyphs have no Unicode mapping and were dropped", number, dropped)
-    tables = _tables(page, shapes, words) if _may_hold_table(shapes) else []
+    bbox = tuple(page.bbox) if turn == UPRIGHT else (0.0, 0.0, width, height)
+    tables = _tables(page, shapes, words, bbox) if _may_hold_table(shapes) else []
+    return page_from_words(number, width, height, words, tables, bool(images))
+
+
+def page_from_words(number: int, width: float, height: float, words: list[Word], ruled: list[RawTable],
+                    has_images: bool) -> RawPage:
+    """A page's words (and ruled tables) → its borderless tables and its lines in reading order:
+    the stages every page goes through, a text page's or a scan's words read by OCR.
+
+    Args:
+        number: the page number (1-based).
+        width: page width in points, in the reading frame.
+        height: page height in points, in the reading frame.
+        words: the page's words.
+        ruled: tables found from ruling lines (a scan has none); their words are removed here.
+        has_images: whether the page shows images (a scan, a figure).
+    """
+    tables = ruled
     if tables:
         words = [w for w in words if not _inside(w, tables)]
     borderless = find_tables(words)
     if borderless:
         words = [w for w in words if not _inside(w, borderless)]
         tables = sorted(tables + borderless, key=lambda t: t.top)
-    lines, gutter = reading_order(group_lines(words), float(page.width)) if words else ([], None)
-    for t in tables:
-        t.anchor = anchor(lines, t.top, t.x0, t.x1, gutter)
+    lines, fell_back = order_page(words, tables, width, height)
     has_text = bool(words) or any(any(c for r in t.rows for c in r) for t in tables)
-    return RawPage(number, float(page.width), float(page.height), lines, tables, has_text, bool(images))
+    return RawPage(number, width, height, lines, tables, has_text, has_images, fell_back)
+
+
+def _reading_turn(chars: list[dict], turned: list[tuple[int, dict]]) -> int:
+    """The direction a page reads in: upright unless most of its glyphs are turned one way."""
+    if len(turned) <= len(chars):
+        return UPRIGHT
+    counts = Counter(d for d, _ in turned)
+    counts[UPRIGHT] = len(chars)
+    return dominant(counts)
 
 
 def iter_pages(pdf, source: str, start: int = 0, stop: int | None = None) -> Iterator[RawPage]:
@@ -250,7 +289,7 @@ def extract_all(data: bytes, source: str, password: str | None, workers: int = 1
     try:
         n = len(pdf.pages)
         if workers <= 1 or n < MIN_PAGES_PER_WORKER * workers:
-            return list(iter_pages(pdf, source))
+            return _report_fallbacks(list(iter_pages(pdf, source)), source)
     finally:
         pdf.close()
     import multiprocessing
@@ -260,4 +299,16 @@ def extract_all(data: bytes, source: str, password: str | None, workers: int = 1
     ranges = [(a, min(a + step, n)) for a in range(0, n, step)]
     with ProcessPoolExecutor(max_workers=len(ranges), mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = pool.map(_extract_range, *zip(*[(data, source, password, a, b) for a, b in ranges]))
-        return [page for part in parts for page in part]
+        return _report_fallbacks([page for part in parts for page in part], source)
+
+
+def _report_fallbacks(pages: list[RawPage], source: str) -> list[RawPage]:
+    """``ADA405`` naming the pages whose layout analysis failed (read in line order)."""
+    failed = [p.number for p in pages if p.layout_fallback]
+    if failed:
+        from ..errors import notice
+
+        shown = ", ".join(map(str, failed))
+        notice("ADA405", f"layout analysis failed on page{'s' if len(failed) > 1 else ''} {shown}: read in "
+                         "line order (columns may be interleaved there)", source)
+    return pages

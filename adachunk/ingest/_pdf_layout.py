@@ -16,12 +16,15 @@ from collections import Counter
 from dataclasses import dataclass
 
 from . import _pdf_text as tx
+from ._pdf_breaks import LABEL_LINE, isolated_headings, run_in_label, runs_on, share_size
 from ._pdf_lines import MARK
 from ._pdf_model import Block, Line, RawPage, RawTable
 
 _END_SENTENCE = (".", "!", "?", ":", "\u2026")
 _NOT_A_HEADING_END = (".", ",", ";")
 _LONE_MARK = re.compile(r"^(?:\d{1,3}|[a-z])$")
+FOOT_ZONE = 0.4  # footnotes start below this share of the page's height (a gazette's run high)
+_RUNNING_LINES = 4  # lines in a row that make a size one of running text
 # a heading's number: "1", "1.", "1.1", "2.3.1", "A.", "Note 5", "Article 12a"
 HEADING_NUMBER = re.compile(r"^(?:(\d{1,3}(?:\.\d{1,3})*)\.?|[A-Z]\.|(?:Note|NOTE|Article|ARTICLE|Section|SECTION|"
                             r"Chapter|CHAPTER|Part|PART|Schedule|Appendix|Annex)\s+\d{1,3}[A-Za-z]?)(?=\s|$)")
@@ -34,6 +37,7 @@ class DocStats:
     body: float
     heading_sizes: list[float]
     gap: float
+    text_sizes: tuple[float, ...] = ()  # larger sizes that set running text (never headings)
 
     def heading_level(self, size: float) -> int:
         """1-based level of a heading set in ``size`` points; 0 when it is not a heading size."""
@@ -46,6 +50,11 @@ class DocStats:
     def bold_level(self) -> int:
         """Level of a bold heading at body size: one below the smallest heading size."""
         return min(len(self.heading_sizes) + 1, 6)
+
+    def text_size(self, size: float) -> bool:
+        """Set in the body size or another size that sets running text (a bold line there may
+        be a heading one level below the smallest heading size)."""
+        return any(abs(size - s) < 0.6 for s in (self.body, *self.text_sizes))
 
     def small(self, line: Line) -> bool:
         """Set smaller than the body (footnotes, captions)."""
@@ -62,8 +71,9 @@ def doc_stats(pages: list[RawPage]) -> DocStats:
         return DocStats(10.0, [], 2.0)
     body = max(weight, key=lambda s: (weight[s], -s))
     floor = body + max(0.5, 0.08 * body)
+    running = _running_sizes(pages)
     sizes = sorted({round(ln.size * 2) / 2 for p in pages for ln in p.lines
-                    if ln.size >= floor and len(ln.text) <= 200}, reverse=True)
+                    if ln.size >= floor and len(ln.text) <= 200} - running, reverse=True)
     merged: list[float] = []
     for s in sizes:  # sizes within 0.6 pt are one class (rounding noise of scaled fonts)
         if not merged or merged[-1] - s > 0.6:
@@ -71,15 +81,30 @@ def doc_stats(pages: list[RawPage]) -> DocStats:
     gaps = [b.top - a.bottom for p in pages for a, b in zip(p.lines, p.lines[1:])
             if abs(a.size - body) < 0.6 and abs(b.size - body) < 0.6 and 0 <= b.top - a.bottom < body * 1.5]
     gap = statistics.median(gaps) if gaps else 0.2 * body
-    return DocStats(body, merged, gap)
+    return DocStats(body, merged, gap, tuple(sorted(s for s in running if s >= floor)))
+
+
+def _running_sizes(pages: list[RawPage]) -> set[float]:
+    """Sizes (rounded to half points) that set running text somewhere: four lines or more in a
+    row, not bold (a second body size, such as an agenda's item text above its fine print)."""
+    out: set[float] = set()
+    for p in pages:
+        run, size = 0, None
+        for ln in p.lines:
+            s = round(ln.size * 2) / 2
+            run = run + 1 if s == size and not ln.bold else (0 if ln.bold else 1)
+            size = s
+            if run >= _RUNNING_LINES:
+                out.add(s)
+    return out
 
 
 def split_footnotes(lines: list[Line], stats: DocStats,
                     height: float) -> tuple[list[Line], list[tuple[str, list[Line]]]]:
-    """Separate the footnotes: the trailing run of small lines in the lower half of the page,
+    """Separate the footnotes: the trailing run of small lines in the lower 60% of the page,
     from the first one that starts with a note mark (a number, *, †, ...)."""
     i = len(lines)
-    while i > 0 and stats.small(lines[i - 1]) and lines[i - 1].top > 0.5 * height:
+    while i > 0 and stats.small(lines[i - 1]) and lines[i - 1].top > FOOT_ZONE * height:
         i -= 1
     zone = lines[i:]
     start = next((j for j, ln in enumerate(zone) if MARK.match(ln.words[0].text.rstrip(".)"))), None)
@@ -88,7 +113,9 @@ def split_footnotes(lines: list[Line], stats: DocStats,
     notes: list[tuple[str, list[Line]]] = []
     for ln in zone[start:]:
         label = ln.words[0].text.rstrip(".)")
-        if MARK.match(label) and (not notes or ln.x0 <= notes[-1][1][0].x0 + 1.0):
+        # a note starts at the margin of the notes before it, or at the top of the next column
+        if MARK.match(label) and (not notes or ln.x0 <= notes[-1][1][0].x0 + 1.0
+                                  or ln.top < notes[-1][1][-1].top - 1.0):
             notes.append((label, [ln]))
         else:
             notes[-1][1].append(ln)
@@ -154,9 +181,11 @@ def _kind(line: Line, stats: DocStats) -> tuple[str, int]:
     level = stats.heading_level(line.size)
     if level and not stats.small(line):
         return "heading", level
+    if line.bold and stats.text_size(line.size) and HEADING_NUMBER.match(line.text) and len(line.words) <= 12:
+        return "bold", stats.bold_level  # "1. CALL TO ORDER": a numbered bold line heads, it is no list item
     if tx.list_marker(line.text) or _spaced_marker(line):
         return "item", 0
-    if line.bold and abs(line.size - stats.body) < 0.6:
+    if line.bold and stats.text_size(line.size):
         return "bold", stats.bold_level
     return "text", 0
 
@@ -168,6 +197,14 @@ class _Run:
         self.lines = [line]
         self.kind = kind
 
+    def _column(self) -> list[Line]:
+        """The run's lines since it last went back up the page (into the next column): a
+        paragraph's margins are those of the column it is in."""
+        k = len(self.lines) - 1
+        while k > 0 and self.lines[k].top > self.lines[k - 1].top:
+            k -= 1
+        return self.lines[k:]
+
     def breaks_before(self, line: Line, kind: tuple[str, int], stats: DocStats, width: float = 0.0) -> bool:
         prev = self.lines[-1]
         if kind != self.kind and not (self.kind[0] == "item" and kind[0] == "text"):
@@ -175,23 +212,35 @@ class _Run:
         if kind[0] in ("heading", "bold") and (HEADING_NUMBER.match(line.text) or _centred(line, width)
                                                != _centred(prev, width)):
             return True  # "1. Liquidity" under a title of its size, or a centred title over a left one
-        if kind[0] == "item" or abs(line.size - prev.size) > 0.6:
+        if kind[0] == "item" or (abs(line.size - prev.size) > 0.6 and not share_size(line, prev)):
             return True
+        if kind[0] == "text" and run_in_label(line):
+            return True  # "AGENCY: Federal Aviation ...": a labelled paragraph of its own
         gap = line.top - prev.bottom
         if gap > stats.gap + 0.35 * stats.body:
             return True
+        if LABEL_LINE.match(prev.text):
+            return True  # "APPEARANCES:" alone on its line heads what follows
         if line.top < prev.top - 1.0:  # went back up: the next column
             return prev.text.rstrip().endswith(_END_SENTENCE) or not line.text[:1].islower()
-        if len(self.lines) >= 2 and self.kind[0] != "item":
-            left = min(ln.x0 for ln in self.lines)
-            right = max(ln.x1 for ln in self.lines)
-            if line.x0 > prev.x0 + 0.8 * line.size and prev.x0 <= left + 1.0:
-                return True  # a first-line indent opens the next paragraph
+        column = self._column()
+        if len(column) >= 2 and self.kind[0] != "item":
+            left = min(ln.x0 for ln in column)
+            right = max(ln.x1 for ln in column)
+            if (line.x0 > prev.x0 + 0.8 * line.size and prev.x0 <= left + 1.0
+                    and not runs_on(prev.text)):
+                return True  # a first-line indent opens the next paragraph (not a hanging indent)
+            if (prev.x0 > left + 0.8 * line.size and line.x0 < prev.x0 - 0.8 * line.size
+                    and prev.text.rstrip().endswith(_END_SENTENCE)):
+                return True  # back out of a hanging indent after a full stop: the next entry
             if (prev.x1 < right - 0.25 * (right - left) and prev.text.rstrip().endswith(_END_SENTENCE)
                     and line.text[:1].isupper()):
                 return True  # a short last line closes the paragraph
-        if self.kind[0] == "item" and line.x0 < self.lines[0].x0 - 1.0:
-            return True  # text to the left of the bullet is no longer the item
+        if self.kind[0] == "item" and prev.text.rstrip().endswith(_END_SENTENCE):
+            if line.x0 < self.lines[0].x0 - 1.0 and len(self.lines) == 1:
+                return True  # text to the left of the bullet, after a full stop, is no longer the item
+            if line.x0 > prev.x0 + 0.8 * line.size and prev.x0 < self.lines[0].x0 - 1.0:
+                return True  # the item ran on at the margin; an indented line opens a paragraph
         return False
 
 
@@ -208,6 +257,8 @@ class PageLayout:
         for w in line.words:
             if w.sup and out:
                 out[-1] += f"[^{w.text}]" if w.text in labels else w.text
+            elif w.glued and out:
+                out[-1] += w.text
             else:
                 out.append(w.text)
         return tx.clean(" ".join(out))
@@ -217,8 +268,7 @@ class PageLayout:
         body, notes = split_footnotes(lines, self.stats, raw.height)
         labels = {label for label, _ in notes}
         runs: list[_Run] = []
-        for line in body:
-            kind = _kind(line, self.stats)
+        for line, kind in zip(body, isolated_headings(body, [_kind(ln, self.stats) for ln in body])):
             if runs and not runs[-1].breaks_before(line, kind, self.stats, raw.width):
                 runs[-1].lines.append(line)
             else:
@@ -236,10 +286,13 @@ class PageLayout:
             ids = {id(ln) for ln in run.lines}
             kind, level = run.kind
             text = tx.join_lines(texts, self.vocab)
-            if kind == "bold" and (len(run.lines) > 1 or len(text.split()) > 12 or text.endswith(_NOT_A_HEADING_END)):
-                kind = "text"
+            if kind == "bold" and (len(run.lines) > (2 if HEADING_NUMBER.match(text) else 1)
+                                   or len(text.split()) > 16 or text.endswith(_NOT_A_HEADING_END)):
+                kind = "text"  # a numbered bold heading may wrap once ("1.2.1 Document flow ... / certificate")
             if kind == "heading" and (len(run.lines) > 3 or len(text) > 250):
                 kind = "text"
+            if kind in ("heading", "bold") and not any(ch.isalnum() for ch in text):
+                kind = "text"  # a stray mark (a lone backtick) is no heading
             if kind in ("heading", "bold"):
                 m = HEADING_NUMBER.match(text)
                 block = Block("heading", "#" * level + " " + text, level=level,
@@ -250,6 +303,10 @@ class PageLayout:
                 if out and out[-1][0].kind == "list":
                     prev, prev_ids = out[-1]
                     x0 = run.lines[0].x0
+                    if run.lines[0].top < prev.meta.get("top", 0.0):  # the list goes on in the next column
+                        shift = x0 - prev.meta["x"][-1]
+                        prev.meta["x"] = [x + shift for x in prev.meta["x"]]
+                    prev.meta["top"] = run.lines[0].top
                     out[-1] = (Block("list", prev.text + "\n" + self._indent(prev, block, x0), meta=prev.meta),
                                prev_ids | ids)
                     continue
@@ -266,7 +323,7 @@ class PageLayout:
             marker, rest = tx.list_marker(texts[0]) or ("-", texts[0])
         body = tx.join_lines([rest] + texts[1:], self.vocab)
         md = tx.item_markdown(marker, body)
-        return Block("list", md, meta={"x": [run.lines[0].x0], "pad": [md.index(" ") + 1]})
+        return Block("list", md, meta={"x": [run.lines[0].x0], "pad": [md.index(" ") + 1], "top": run.lines[0].top})
 
     @staticmethod
     def _indent(prev: Block, item: Block, x0: float) -> str:

@@ -33,6 +33,8 @@ def make_line(words: list[Word]) -> Line:
     for prev, w in zip(words, words[1:]):
         w.sup = (w.size <= size * 0.8 and w.bottom < baseline - 0.12 * size
                  and w.x0 - prev.x1 <= 0.25 * size and bool(MARK.match(w.text)))
+        # words split only where the font changes touch: "AGENCY" (small caps) + ":"
+        w.glued = not w.sup and w.x0 - prev.x1 < 0.05 * size
     bold = all(w.bold for w in words if not w.sup)
     return Line(words, min(w.x0 for w in words), max(w.x1 for w in words), min(w.top for w in words),
                 max(w.bottom for w in words), size, bold)

@@ -15,7 +15,8 @@ class Word:
     """One word as extracted: its text, box, font size and weight.
 
     ``sup`` marks a superscript (smaller, raised, attached to the previous word), the shape of a
-    footnote reference.
+    footnote reference; ``glued`` a word that touches the previous one (split from it only by a
+    change of font, as the colon after a small-caps label "AGENCY:").
     """
 
     text: str
@@ -26,6 +27,7 @@ class Word:
     size: float
     bold: bool
     sup: bool = False
+    glued: bool = False
 
 
 @dataclass(slots=True)
@@ -45,7 +47,7 @@ class Line:
         """Words joined by single spaces, superscripts attached to the word before them."""
         out: list[str] = []
         for w in self.words:
-            if w.sup and out:
+            if (w.sup or w.glued) and out:
                 out[-1] += w.text
             else:
                 out.append(w.text)
@@ -77,7 +79,8 @@ class RawTable:
 
 @dataclass
 class RawPage:
-    """What a geometric backend extracted from one page (``has_image``: it draws an image)."""
+    """What a geometric backend extracted from one page (``has_image``: it draws an image;
+    ``layout_fallback``: its layout analysis failed and its lines are in plain line order)."""
 
     number: int
     width: float
@@ -86,6 +89,7 @@ class RawPage:
     tables: list[RawTable]
     has_text: bool
     has_image: bool = False
+    layout_fallback: bool = False
 
 
 @dataclass

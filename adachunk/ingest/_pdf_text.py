@@ -16,7 +16,7 @@ ENUM = re.compile(r"^(\(\d{1,3}\)|\d{1,3}[.)]|\([a-z]\)|[a-z][.)]|\((?:[ivxlc]{1
                   r"\s+(?=\S)")
 _NATIVE_ORDERED = re.compile(r"^\d{1,9}[.)]$")
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*", re.UNICODE)
-_TAIL_FRAGMENT = re.compile(r"(?:^|(?<=[\s(\"'\u201c]))((?:[^\W\d_]+-)*)([^\W\d_]+)-$")
+_TAIL_FRAGMENT = re.compile(r"(?:^|(?<=[\s(\"'\u201c/]))((?:[^\W\d_]+-)*)([^\W\d_]+)-$")
 _HEAD_WORD = re.compile(r"^([^\W\d_]+)")
 # first parts that are written with a hyphen in compounds far more often than they are the
 # first syllable of a word broken at the line end ("well-known", "self-assessment")
@@ -26,6 +26,8 @@ _LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "
 _LIG_RE = re.compile("[" + "".join(_LIGATURES) + "]")
 _MD_START = re.compile(r"^(?:#{1,6}(?=\s|$)|[>+*\-](?=\s|$)|=+\s*$|-{3,}\s*$|`{3}|~{3}|\||<[A-Za-z!/?])")
 _MD_ORDERED = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
+# the last word is a web or mail address cut after a separator ("https://", "example.org/a/", "x@")
+_URL_BREAK = re.compile(r"(?:^|\s)\(?(?:(?:https?://|www\.)\S*[/@_%-]|https?://|[\w.+-]+@(?:\S*[.-])?)$")
 
 
 def vocabulary(lines: Iterable[str]) -> Counter[str]:
@@ -81,6 +83,8 @@ def join_lines(texts: list[str], vocab: Counter[str]) -> str:
             out = nxt
         elif out.endswith("\u00ad"):  # soft hyphen: always a break inside a word
             out = out[:-1] + nxt
+        elif _URL_BREAK.search(out):  # a web address broken at a slash, dash or "@" goes on unspaced
+            out = out + nxt
         elif out.endswith("-") and (m := _TAIL_FRAGMENT.search(out)) and (h := _HEAD_WORD.match(nxt)):
             keep = _keep_hyphen(m.group(1), m.group(2), h.group(1), vocab)
             out = out + nxt if keep else out[:-1] + nxt

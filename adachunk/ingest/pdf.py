@@ -19,15 +19,22 @@ Backends (``PdfOptions.backend``):
   deployment under the AGPL's terms unless you hold a commercial licence.
 
 Errors, one per file and never a crash of a run: ``ADA308`` encrypted (a password is needed),
-``ADA309`` no text layer (a scan: OCR is not built in; the message names the scanned pages of a
-document whose other pages have text), ``ADA310`` corrupt or truncated.
+``ADA309`` no text layer (a scan that OCR did not read: OCR off, its extra ``adachunk[ocr]`` not
+installed, or nothing found; the message names the scanned pages of a document whose other pages
+have text), ``ADA310`` corrupt or truncated.
+
+Scans: with the optional extra ``adachunk[ocr]`` (Tesseract), pages that are images without a
+text layer are read by OCR (``PdfOptions.ocr``, default ``auto``) into the same word boxes as a
+text page (module ``_pdf_ocr``), so their pages and offsets come out as for text PDFs.
 """
 
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Iterator, Literal
 
 from pydantic import Field
 
@@ -64,8 +71,15 @@ class PdfOptions(ComponentParams):
     furniture_threshold: float = Field(0.5, gt=0, le=1, description="fraction of pages a header/footer text must "
                                                                     "repeat on (digits ignored)")
     scanned_pages: Literal["error", "warn"] = Field("error", description="a page that is an image without a "
-                                                    "text layer (a scan): 'error' (ADA309 naming the pages; OCR is "
-                                                    "not built in) or 'warn' (log it, leave the page empty)")
+                                                    "text layer (a scan) that OCR did not read: 'error' (ADA309 "
+                                                    "naming the pages) or 'warn' (log it, leave the page empty)")
+    ocr: Literal["auto", "off"] = Field("auto", description="read scanned pages by OCR: 'auto' (where the optional "
+                                                            "extra adachunk[ocr] is installed) or 'off'")
+    ocr_engine: str = Field("auto", description="OCR engine: 'auto' (the first installed) or 'tesseract'")
+    ocr_dpi: int = Field(300, ge=72, le=600, description="resolution scanned pages are rendered at for OCR")
+    ocr_lang: str = Field("eng", pattern=r"^[A-Za-z_]+(\+[A-Za-z_]+)*$",
+                          description="Tesseract language(s), e.g. 'eng' or 'eng+deu' (their tesseract-ocr-* "
+                                      "packages installed)")
     password: str | None = Field(None, repr=False, description="user password of an encrypted PDF")
     workers: int = Field(1, ge=1, description="processes that extract page ranges of one long PDF in parallel "
                                               "(pdfplumber backend; files under 8 pages per worker stay in-process)")
@@ -87,16 +101,51 @@ def check_pdf_bytes(data: bytes, source: str) -> None:
         raise corrupt_error(source, "truncated: the end-of-file marker (%%EOF) is missing")
 
 
-def no_text_error(source: str, n_pages: int, pages: list[int] | None = None) -> InputError:
-    """``ADA309``: no page has a text layer, or ``pages`` are scans (images, no text layer)."""
+# why OCR did not give a scanned page its text: the message's ending, and the way out
+_NO_OCR = {
+    "missing": ("OCR is not installed", "install the OCR extra to read scans: pip install 'adachunk[ocr]' (with "
+                "Debian's tesseract-ocr: apt-get install tesseract-ocr), or run OCR first ('ocrmypdf in.pdf "
+                "out.pdf'), or convert with --scanned-pages warn to keep the text pages and leave those empty"),
+    "off": ("OCR is off", "convert with --ocr auto to read scans by OCR (extra: pip install 'adachunk[ocr]'), or "
+            "with --scanned-pages warn to keep the text pages and leave those empty"),
+    "backend": ("the pymupdf backend does not OCR", "convert with the default backend (--backend pdfplumber), "
+                "which reads scans by OCR where the extra is installed (pip install 'adachunk[ocr]')"),
+    "empty": ("OCR found no text there", "check the scan (blank, a picture, or print too faint or too coarse "
+              "to read), or convert with --scanned-pages warn to keep the text pages and leave those empty"),
+}
+
+
+def no_text_error(source: str, n_pages: int, pages: list[int] | None = None, why: str = "missing") -> InputError:
+    """``ADA309``: no page has a text layer, or ``pages`` are scans (images, no text layer);
+    ``why`` (``missing``, ``off``, ``empty``, ``backend``) says why OCR did not read them."""
     if pages:
         shown = ", ".join(map(str, pages[:10])) + (f" and {len(pages) - 10} more" if len(pages) > 10 else "")
         what = f"no text layer on page{'s' if len(pages) > 1 else ''} {shown} of {n_pages} (scanned images)"
     else:
         what = f"no text layer on any of its {n_pages} page(s) (a scan or images only)"
-    return InputError(code="ADA309", message=f"{what}; OCR is not built in", location=Location(source),
-                      hint="run OCR first (for example 'ocrmypdf in.pdf out.pdf') and convert the result, or "
-                           "convert with --scanned-pages warn to keep the text pages and leave those empty")
+    ending, hint = _NO_OCR[why]
+    return InputError(code="ADA309", message=f"{what}; {ending}", location=Location(source), hint=hint)
+
+
+def read_scans(data: bytes, source: str, raw: list[RawPage], options: PdfOptions
+               ) -> tuple[list[RawPage], str, dict[str, Any]]:
+    """OCR the pages that are images without a text layer (``options.ocr``).
+
+    Returns:
+        The pages (the scans replaced by what OCR read), why a scan may still be empty (a key of
+        ``_NO_OCR``), and facts for the document's meta (``ocr_engine``, ``ocr_pages``).
+    """
+    if options.ocr == "off":
+        return raw, "off", {}
+    from ._pdf_ocr import available_engine, ocr_pages
+
+    engine = available_engine(options.ocr_engine)
+    scans = [p.number for p in raw if not p.has_text and p.has_image]
+    if engine is None or not scans:  # no scans: drawings without text, nothing to read
+        return raw, "missing" if engine is None else "empty", {}
+    read = ocr_pages(data, scans, engine, dpi=options.ocr_dpi, lang=options.ocr_lang, password=options.password,
+                     source=source)
+    return [read.get(p.number, p) for p in raw], "empty", {"ocr_engine": engine, "ocr_pages": scans}
 
 
 @pdf_backends.register("pdfplumber")
@@ -109,12 +158,14 @@ def pdfplumber_backend(data: bytes, source: str, options: PdfOptions) -> tuple[l
         from ._pdf_extract import corrupt_error
 
         raise corrupt_error(source, "the document has no pages")
+    raw, why, ocr_meta = read_scans(data, source, raw, options)
     if not any(p.has_text for p in raw):
-        raise no_text_error(source, len(raw))
+        raise no_text_error(source, len(raw), why=why)
     scans = [p.number for p in raw if not p.has_text and p.has_image]
     if scans and options.scanned_pages == "error":
-        raise no_text_error(source, len(raw), scans)
-    return layout_pages(raw, options)
+        raise no_text_error(source, len(raw), scans, why)
+    pages, meta = layout_pages(raw, options)
+    return pages, {**meta, **ocr_meta}
 
 
 @pdf_backends.register("pymupdf")
@@ -147,7 +198,8 @@ def layout_pages(raw: list[RawPage], options: PdfOptions) -> tuple[list[PageCont
     if empty:
         log.warning("pages without a text layer (OCR is needed for them): %s", empty)
     meta = {"pages_without_text": empty, "tables": tables, "body_font_size": stats.body,
-            "heading_font_sizes": stats.heading_sizes}
+            "heading_font_sizes": stats.heading_sizes,
+            "layout_fallback_pages": [p.number for p in raw if p.layout_fallback]}  # ADA405: line order
     return pages, meta
 
 
@@ -179,11 +231,28 @@ def convert_pdf(path: str | Path, options: PdfOptions | None = None, *, source: 
                     titles=out.titles, meta=meta)
 
 
+# PdfOptions fields the registered reader applies (readers take a path, not options: commands
+# that read through the registry, `run` and `chunk`, pass their --ocr this way)
+_READER_OPTIONS: ContextVar[dict[str, Any]] = ContextVar("pdf_reader_options", default={})
+
+
+@contextmanager
+def reader_options(**fields: Any) -> Iterator[None]:
+    """Within the block, the ``.pdf`` reader converts with these :class:`PdfOptions` fields
+    (``with reader_options(ocr="off"): read_document(path)``)."""
+    PdfOptions.model_validate(fields)  # a wrong name or value fails here, not on the first PDF
+    token = _READER_OPTIONS.set({**_READER_OPTIONS.get(), **fields})
+    try:
+        yield
+    finally:
+        _READER_OPTIONS.reset(token)
+
+
 @readers.register(".pdf")
 def read_pdf(path: Path, source: str, errors: str = "strict") -> Document:
-    """Reader for ``.pdf`` files with the default options (``errors`` does not apply: a PDF's
-    text layer is already Unicode)."""
-    return convert_pdf(path, source=source)
+    """Reader for ``.pdf`` files with the default options, or those of :func:`reader_options`
+    (``errors`` does not apply: a PDF's text layer is already Unicode)."""
+    return convert_pdf(path, source=source, **_READER_OPTIONS.get())
 
 
 def parsed_json(doc: Document) -> dict[str, Any]:

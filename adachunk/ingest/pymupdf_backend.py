@@ -60,7 +60,7 @@ def convert(data: bytes, source: str, options) -> tuple[list[PageContent], dict[
             raise corrupt_error(source, "the document has no pages")
         has_text = [bool(doc[i].get_text("text").strip()) for i in range(n)]
         if not any(has_text):
-            raise no_text_error(source, n)
+            raise no_text_error(source, n, why="backend")
         markdown = _page_markdown(p4l, doc, n)
     except InputError:
         raise

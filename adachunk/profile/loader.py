@@ -1,6 +1,6 @@
 """Find profiles and rule packs, follow ``extends:``, merge, and validate against the schema.
 
-Merge rules (documented in the README): mappings merge key by key (the child wins); lists are
+Merge rules (documented in docs/profiles.md): mappings merge key by key (the child wins); lists are
 replaced, except ``rules.include`` (union, base first) and ``rules.items`` (merged by rule
 ``name``, default the structure label: a child item with the same name replaces the base item
 in place, new items are appended).

@@ -33,6 +33,7 @@ class JobOptions:
         errors: ``strict`` or ``replace`` for invalid UTF-8.
         postprocess: run the profile's post-processing on candidates.
         index: compute index vectors for the winner's chunks.
+        ocr: ``auto`` or ``off``: read scanned PDF pages by OCR (where the extra is installed).
     """
 
     profile: str = "default"
@@ -40,10 +41,14 @@ class JobOptions:
     errors: str = "strict"
     postprocess: bool = True
     index: bool = True
+    ocr: str = "auto"
 
     def key(self) -> str:
         """Hash of the options that change a document's result (part of the resume key)."""
-        return hashlib.sha256(repr((self.overrides, self.errors, self.postprocess, self.index)).encode()).hexdigest()[:16]
+        # ocr only when not the default, so that folders written before the option still resume
+        ocr = () if self.ocr == "auto" else (self.ocr,)
+        return hashlib.sha256(repr((self.overrides, self.errors, self.postprocess, self.index, *ocr)).encode()
+                              ).hexdigest()[:16]
 
 
 @dataclass
@@ -153,6 +158,19 @@ def process_shipped(item: tuple[Any, bytes], opts: JobOptions) -> DocResult:
     return res
 
 
+def _read(path: str, opts: JobOptions):
+    """The input as a Document; a PDF converted with the run's ``ocr`` (the PDF modules are
+    imported for PDFs only)."""
+    from ..ingest import read_document
+
+    if not path.lower().endswith(".pdf"):
+        return read_document(path, errors=opts.errors)
+    from ..ingest.pdf import reader_options
+
+    with reader_options(ocr=opts.ocr):
+        return read_document(path, errors=opts.errors)
+
+
 def process_path(path: str, opts: JobOptions, key: str | None = None) -> DocResult:
     """Process one input file end to end (never raises).
 
@@ -161,7 +179,6 @@ def process_path(path: str, opts: JobOptions, key: str | None = None) -> DocResu
         opts: the run's options.
         key: the document's key in the output folder (its ``doc_id``; default: the reader's id).
     """
-    from ..ingest import read_document
     from ..metrics.suite import context_for
     from ..select import select_document
     from ..enrich import enrich_records
@@ -171,7 +188,7 @@ def process_path(path: str, opts: JobOptions, key: str | None = None) -> DocResu
     digest = file_sha256(path)
     try:
         rp = _profile(opts)
-        doc = read_document(path, errors=opts.errors)
+        doc = _read(path, opts)
         if key:
             doc.id = key
         ctx = context_for(doc, rp.policy)

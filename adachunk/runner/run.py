@@ -48,8 +48,8 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
                scheduler: str | None = None, overrides: dict[str, Any] | None = None, errors: str = "strict",
                postprocess: bool = True, sink: str | None = None, qdrant_url: str | None = None,
                progress: bool | None = None, prune: bool = False, wait: float = 0.0,
-               ship_inputs: bool = False) -> RunSummary:
-    """Adaptive chunking of every input; see the README for the output files.
+               ship_inputs: bool = False, ocr: str = "auto") -> RunSummary:
+    """Adaptive chunking of every input; see docs/run.md for the output files.
 
     The output folder is locked for the whole run and ends holding exactly its manifest's
     chunks (:mod:`adachunk.runner.manifest`): this run's documents plus, with ``resume``, the
@@ -73,6 +73,8 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
         prune: with ``resume``, drop the folder's documents that this run does not list.
         wait: seconds to wait for another run holding ``out`` (0: fail at once with ``ADA319``).
         ship_inputs: send document bytes with the Dask tasks (workers without the client's disk).
+        ocr: ``auto`` (read scanned PDF pages by OCR where the extra ``adachunk[ocr]`` is
+            installed) or ``off``.
     """
     from ..api import load_profile
 
@@ -84,7 +86,7 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
     # the command line's sink and URL replace the profile's (as given: the CLI checks them)
     index = rp.policy.index.model_copy(update={k: v for k, v in (("sink", sink), ("qdrant_url", qdrant_url)) if v})
     opts = JobOptions(profile=str(profile), overrides=tuple(sorted(overrides.items())), errors=errors,
-                      postprocess=postprocess, index=index.sink != "none")
+                      postprocess=postprocess, index=index.sink != "none", ocr=ocr)
     check_embedders(rp, index, opts.index)
     out = Path(out)
     items = list(inputs)

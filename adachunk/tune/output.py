@@ -93,7 +93,7 @@ def tuned_yaml(res: TuneResult, rp, space: Space, profile_arg: str, *, objective
     ref = extends_ref(profile_arg, rp, res.out)
     if ref != profile_arg or "/" in ref:  # a base file: profiles may not reach outside their folder
         lines.append(f"# The base lies outside this folder: load this profile with {SEARCH_PATH_ENV}="
-                     f"{Path(res.out, ref).resolve().parent} set (profiles are confined, README \"Security\").")
+                     f"{Path(res.out, ref).resolve().parent} set (profiles are confined: docs/profiles.md, \"Security\").")
     lines += ["schema_version: 1", f"name: {rp.name}-tuned", f"extends: {flow(ref)}",
               f"description: {flow(f'{rp.name} tuned by adachunk tune ({objective})')}"]
     rule_keys = [k for k in final if k.startswith("rules.")]
