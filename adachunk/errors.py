@@ -218,4 +218,5 @@ CODES = {
     "ADA404": "notice: a profile structure failed on a document; its candidates were left out "
               "(select.on_detector_error: fallback)",
     "ADA405": "notice: the layout analysis of a PDF page failed; that page is read in line order",
+    "ADA406": "notice: glyphs of a PDF without a Unicode mapping were dropped (named pages)",
 }

@@ -17,7 +17,7 @@ pytest.importorskip("reportlab")
 from adachunk.errors import CODES, AdachunkWarning  # noqa: E402
 from adachunk.ingest import _pdf_extract as ex  # noqa: E402
 from adachunk.ingest import _pdf_order as order  # noqa: E402
-from adachunk.ingest._pdf_model import Word  # noqa: E402
+from adachunk.ingest._pdf_model import RawPage, Word  # noqa: E402
 from adachunk.ingest._pdf_rotate import DOWN, UP, UPRIGHT, direction, turn_char  # noqa: E402
 from adachunk.ingest._pdf_xycut import LayoutError, xy_cut  # noqa: E402
 from adachunk.ingest.pdf import convert_pdf  # noqa: E402
@@ -228,3 +228,24 @@ def test_a_label_split_from_its_colon_by_a_font_change_is_glued():
     colon = Word(":", 75.0, 77.5, 100.0, 109.0, 9.0, True)
     rest = Word("Federal", 80.0, 110.0, 100.0, 109.0, 9.0, False)
     assert make_line([label, colon, rest]).text == "AGENCY: Federal"
+
+
+def test_unmapped_glyphs_are_one_notice_naming_the_file_and_pages():
+    from adachunk.ingest._pdf_extract import _report_pages
+
+    pages = [RawPage(n, 100.0, 100.0, [], [], True, unmapped=k) for n, k in ((1, 2), (2, 0), (3, 1), (4, 5), (5, 1))]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert _report_pages(pages, "report.pdf") is pages
+    (note,) = [w.message for w in caught if isinstance(w.message, AdachunkWarning)]
+    assert note.code == "ADA406" and "ADA406" in CODES
+    assert note.render().startswith("ADA406 report.pdf: 9 glyphs without a Unicode mapping dropped on pages 1, 3-5")
+
+
+def test_real_unmapped_bullets_are_reported_once():
+    path = _real("diesel_engines.pdf")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        convert_pdf(path)
+    codes = [w.message.code for w in caught if isinstance(w.message, AdachunkWarning)]
+    assert codes.count("ADA406") == 1

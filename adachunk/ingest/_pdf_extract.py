@@ -12,7 +12,6 @@ Tables without rulings are found afterwards among the remaining words (``_pdf_bo
 from __future__ import annotations
 
 import io
-import logging
 import re
 from collections import Counter
 from typing import Any, Iterator
@@ -26,7 +25,6 @@ from ._pdf_rotate import UPRIGHT, direction, dominant, frame_size, turn_char, tu
 from ._pdf_ruled import drop_frames, ruled_rows
 from ._pdf_text import join_lines
 
-log = logging.getLogger("adachunk.ingest")
 
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 _CID = re.compile(r"\(cid:\d+\)")
@@ -213,11 +211,11 @@ def extract_page(page, number: int) -> RawPage:
         shapes = [turn_shape(s, turn, width, height) for s in shapes]
         width, height = frame_size(turn, width, height)
     words, dropped = _words(chars)
-    if dropped:
-        log.warning("page %d: %d glyphs have no Unicode mapping and were dropped", number, dropped)
     bbox = tuple(page.bbox) if turn == UPRIGHT else (0.0, 0.0, width, height)
     tables = _tables(page, shapes, words, bbox) if _may_hold_table(shapes) else []
-    return page_from_words(number, width, height, words, tables, bool(images))
+    raw = page_from_words(number, width, height, words, tables, bool(images))
+    raw.unmapped = dropped  # reported once per document with its name (ADA406), not per page
+    return raw
 
 
 def page_from_words(number: int, width: float, height: float, words: list[Word], ruled: list[RawTable],
@@ -289,7 +287,7 @@ def extract_all(data: bytes, source: str, password: str | None, workers: int = 1
     try:
         n = len(pdf.pages)
         if workers <= 1 or n < MIN_PAGES_PER_WORKER * workers:
-            return _report_fallbacks(list(iter_pages(pdf, source)), source)
+            return _report_pages(list(iter_pages(pdf, source)), source)
     finally:
         pdf.close()
     import multiprocessing
@@ -299,16 +297,35 @@ def extract_all(data: bytes, source: str, password: str | None, workers: int = 1
     ranges = [(a, min(a + step, n)) for a in range(0, n, step)]
     with ProcessPoolExecutor(max_workers=len(ranges), mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = pool.map(_extract_range, *zip(*[(data, source, password, a, b) for a, b in ranges]))
-        return _report_fallbacks([page for part in parts for page in part], source)
+        return _report_pages([page for part in parts for page in part], source)
 
 
-def _report_fallbacks(pages: list[RawPage], source: str) -> list[RawPage]:
-    """``ADA405`` naming the pages whose layout analysis failed (read in line order)."""
+def _report_pages(pages: list[RawPage], source: str) -> list[RawPage]:
+    """The document's page notices, each once with the file's name: ``ADA405`` for the pages
+    whose layout analysis failed (read in line order), ``ADA406`` for glyphs dropped because
+    the font maps them to no character."""
+    from ..errors import notice
+
     failed = [p.number for p in pages if p.layout_fallback]
     if failed:
-        from ..errors import notice
-
-        shown = ", ".join(map(str, failed))
-        notice("ADA405", f"layout analysis failed on page{'s' if len(failed) > 1 else ''} {shown}: read in "
-                         "line order (columns may be interleaved there)", source)
+        notice("ADA405", f"layout analysis failed on {_pages(failed)}: read in line order (columns may be "
+                         "interleaved there)", source)
+    unmapped = [p for p in pages if p.unmapped]
+    if unmapped:
+        total = sum(p.unmapped for p in unmapped)
+        notice("ADA406", f"{total} glyph{'s' if total > 1 else ''} without a Unicode mapping dropped on "
+                         f"{_pages([p.number for p in unmapped])} (the font maps them to no character: "
+                         "bullets and symbols, usually)", source)
     return pages
+
+
+def _pages(numbers: list[int]) -> str:
+    """``page 3`` / ``pages 3, 5-9, 12``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    shown = ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+    return f"page{'s' if len(numbers) > 1 else ''} {shown}"

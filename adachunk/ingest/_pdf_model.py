@@ -80,7 +80,8 @@ class RawTable:
 @dataclass
 class RawPage:
     """What a geometric backend extracted from one page (``has_image``: it draws an image;
-    ``layout_fallback``: its layout analysis failed and its lines are in plain line order)."""
+    ``layout_fallback``: its layout analysis failed and its lines are in plain line order;
+    ``unmapped``: glyphs dropped because the font maps them to no character)."""
 
     number: int
     width: float
@@ -90,6 +91,7 @@ class RawPage:
     has_text: bool
     has_image: bool = False
     layout_fallback: bool = False
+    unmapped: int = 0
 
 
 @dataclass
