@@ -226,6 +226,11 @@ class Memo:
         """Drop what is cached under ``key`` (nothing when there is none)."""
         self._cache.pop(key, None)
 
+    def cached(self, kind: Any) -> list[Any]:
+        """The values cached under tuple keys whose first element is ``kind`` (e.g. one
+        ``("span_embeddings", fingerprint)`` entry per embedder), in insertion order."""
+        return [v for k, v in self._cache.items() if isinstance(k, tuple) and k and k[0] == kind]
+
 
 SpanArrays = tuple[np.ndarray, np.ndarray]
 

@@ -179,6 +179,7 @@ def process_path(path: str, opts: JobOptions, key: str | None = None) -> DocResu
         opts: the run's options.
         key: the document's key in the output folder (its ``doc_id``; default: the reader's id).
     """
+    from ..metrics.embedders.spans import embedding_counts
     from ..metrics.suite import context_for
     from ..select import select_document
     from ..enrich import enrich_records
@@ -202,7 +203,11 @@ def process_path(path: str, opts: JobOptions, key: str | None = None) -> DocResu
         ok = best is not None
         error = None if ok else "every candidate failed: " + "; ".join(
             f"{c.name}: {c.error}" for c in decision.candidates)
-        return DocResult(path, digest, ok, key or doc.id, decision.record(), records, vectors, error,
+        record = decision.record()
+        counts = embedding_counts(doc, ctx)
+        if counts:  # each span embedded once for every candidate, metric and structure
+            record["embedding"] = counts
+        return DocResult(path, digest, ok, key or doc.id, record, records, vectors, error,
                          None if ok else "ADA311", time.perf_counter() - t0, _analysis_key(doc))
     except AdachunkError as err:
         if not err.location.file:  # e.g. ADA306 from a detector: name the document

@@ -113,7 +113,7 @@ def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink,
     status: dict[str, Counter] = defaultdict(Counter)
     winners, adaptive = Counter(), _Means()
     reader = _Reader()
-    totals = Counter()
+    totals, embedding = Counter(), Counter()
     failures, fell_back = [], []
     for source in sources:
         entry, vectors = store.load(source)
@@ -138,6 +138,8 @@ def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink,
             status[cand["name"]][cand["status"]] += 1
             if cand["status"] != "error":
                 per_candidate[cand["name"]].add(cand.get("scores", {}), cand.get("score"))
+        for k, v in decision.get("embedding", {}).items():
+            embedding[k] += v
         if decision.get("winner"):
             winners[decision["winner"]] += 1
             best = next(c for c in decision["candidates"] if c["name"] == decision["winner"])
@@ -163,6 +165,8 @@ def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink,
         "failures": failures[:1000],
         # documents chunked without a structure that failed on them (select.on_detector_error)
         "detector_fallbacks": {"documents": len(fell_back), "list": fell_back[:1000]},
+        # texts the embedders computed against the spans and texts the stages asked for
+        "embedding": dict(embedding),
         **notes,
     }
     if index_sink is not None:

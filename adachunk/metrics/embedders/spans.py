@@ -38,7 +38,8 @@ class SpanEmbeddings:
         embedder: the embedder.
         stats: ``model_calls`` (encode calls), ``embedded`` (texts sent to the model),
             ``pooled`` (spans pooled from pieces), ``requested`` and ``hits`` (spans asked for
-            and found in the cache).
+            and found in the cache), ``text_requests`` (free texts asked for: questions,
+            prefixed chunks).
     """
 
     def __init__(self, text: str, embedder: Embedder,
@@ -53,7 +54,7 @@ class SpanEmbeddings:
         self._piece_texts: dict[str, np.ndarray] = {}  # text of every span that fits → its vector
         self._tokens: ModelTokenCounter | None = None
         self._grid: np.ndarray | None = None
-        self.stats = {"model_calls": 0, "embedded": 0, "pooled": 0, "requested": 0, "hits": 0}
+        self.stats = {"model_calls": 0, "embedded": 0, "pooled": 0, "requested": 0, "hits": 0, "text_requests": 0}
 
     # -- measuring -----------------------------------------------------------------------------
     @property
@@ -132,6 +133,7 @@ class SpanEmbeddings:
     def get_texts(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors of free texts (not spans, e.g. a window with gaps), cached by content."""
         keys = [_digest(t) for t in texts]
+        self.stats["text_requests"] += len(texts)
         new = {k: t for k, t in zip(keys, texts) if k not in self._by_text}
         if new:
             stored = self._from_store("t", list(new))
@@ -268,6 +270,27 @@ def document_span_embeddings(doc, spec: Any, memo) -> SpanEmbeddings:
     log = analysis_of(doc).vector_log("emb." + hashlib.sha256(emb.fingerprint.encode()).hexdigest()[:24])
     return memo(("span_embeddings", emb.fingerprint), lambda: SpanEmbeddings(
         doc.text, emb, lambda: block_starts(doc, "auto", memo)[0], log=log))
+
+
+def embedding_counts(doc, ctx=None) -> dict[str, int]:
+    """What the document's embedders were asked and what they computed, over every stage that
+    shared them (candidates, metrics, structures, and the retrieval-fit probes of ``ctx``, a
+    :class:`~adachunk.metrics.base.MetricContext`): ``asked`` (spans and texts requested),
+    ``embedded`` (texts sent to a model), ``model_calls`` and ``stored`` (vectors loaded from an
+    analysis store). Empty when nothing was embedded."""
+    from ...analysis import analysis_of
+
+    caches = list(analysis_of(doc).cached("span_embeddings"))
+    if ctx is not None:
+        caches += [probe.spans for probe in ctx.cached("rf.index")]
+    out = {"asked": 0, "embedded": 0, "model_calls": 0, "stored": 0}
+    for emb in caches:
+        st = emb.stats
+        out["asked"] += st["requested"] + st["text_requests"]
+        out["embedded"] += st["embedded"]
+        out["model_calls"] += st["model_calls"]
+        out["stored"] += st.get("stored_hits", 0)
+    return out if caches else {}
 
 
 def span_embeddings(ctx) -> SpanEmbeddings:
