@@ -183,6 +183,8 @@ def _deep_class(c):
             or c == 46 or c == 41)
 
 
+# Kept whole: it classifies one line in a single compiled pass (the tests of every block start
+# read the same few code points), and returns seven values the line table stores side by side.
 def _line_bits(codes, f, s, bom, deep, table):
     """``(end, bits, atx level, pipes, marker content, marker leader end, delimiter
     candidate)`` of the line that starts at ``s`` (offsets relative to ``s``; see

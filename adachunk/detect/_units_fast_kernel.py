@@ -402,6 +402,9 @@ def sentence_spans(n, cuts, c_nx, c_pv, t_end, t_nx, t_pv, keep, n_prev):
 MAPPED_CHARS = 1 << 22
 
 
+# One long loop on purpose: Numba compiles it whole, and the three scans share each code point's
+# table look-up and the running state (open quotes, the current word, the pending break);
+# split into functions, the state would travel through arguments and returns on every character.
 def fused_scan(codes, f, xr, xl, xb, lr, ll, lb, view_from):
     """Words, line breaks and sentence pieces in one pass (see :mod:`adachunk.detect._units_fast`).
 

@@ -89,12 +89,7 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
                       postprocess=postprocess, index=index.sink != "none", ocr=ocr)
     check_embedders(rp, index, opts.index)
     out = Path(out)
-    items = list(inputs)
-    sources, warnings = plan_inputs(expand_inputs(items, supported_suffixes()), items)
-    inside = [i for i in sources if Path(i.source).resolve().is_relative_to(out.resolve())]
-    if inside:  # the folder's own JSON files (results, summary) are never inputs
-        warnings.append(f"{len(inside)} file(s) inside the output folder {out} skipped")
-        sources = [i for i in sources if i not in inside]
+    sources, warnings = _plan(list(inputs), out)
     with OutputLock(out, wait=wait), default_store(out / ".adachunk" / "analysis") as astore:
         store = ResultStore(out, rp.fingerprint, opts.key())
         previous = Manifest.load(out) if resume else Manifest(out / ".adachunk" / "manifest.json")
@@ -108,17 +103,8 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
         manifest = Manifest(previous.path, rp.fingerprint, opts.key(),
                             {i.key: store.manifest_entry(i.source, i.key) for i in docs})
         store.forget(previous, manifest)
-        vec_sink = _sink(out, index, rp) if opts.index else None
         notes = {"documents": {"listed": len(sources), "kept": len(kept), "dropped": dropped, "aliases": warnings}}
-        t1 = time.perf_counter()
-        summary = assemble(out, [i.source for i in docs], store, index_sink=vec_sink, notes=notes)
-        if vec_sink is not None:
-            write_index_meta(out, vec_sink.identity)
-            if hasattr(vec_sink.sink, "close"):
-                vec_sink.sink.close()
-        else:  # an index of an earlier run no longer matches the folder: search must not use it
-            (out / "index.json").unlink(missing_ok=True)
-        summary["timings"] = {"process_s": round(t1 - t0, 3), "assemble_s": round(time.perf_counter() - t1, 3)}
+        summary = _write_outputs(out, [i.source for i in docs], store, rp, index if opts.index else None, notes, t0)
         manifest.save()
         if astore is not None and astore.root == (out / ".adachunk" / "analysis").resolve():
             # the folder's own cache keeps its documents' analyses only (a shared one is left as is)
@@ -126,6 +112,35 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
     totals = summary["totals"]
     return RunSummary(out, len(sources), len(todo), len(sources) - len(todo), totals["failed"], totals["chunks"],
                       time.perf_counter() - t0, summary)
+
+
+def _plan(items: list[str], out: Path) -> tuple[list, list[str]]:
+    """The run's inputs (files, folders, globs expanded; aliases reported) without the output
+    folder's own files, and the warnings to put in the summary."""
+    sources, warnings = plan_inputs(expand_inputs(items, supported_suffixes()), items)
+    inside = [i for i in sources if Path(i.source).resolve().is_relative_to(out.resolve())]
+    if inside:  # the folder's own JSON files (results, summary) are never inputs
+        warnings.append(f"{len(inside)} file(s) inside the output folder {out} skipped")
+        sources = [i for i in sources if i not in inside]
+    return sources, warnings
+
+
+def _write_outputs(out: Path, sources: list[str], store: ResultStore, rp, index, notes: dict,
+                   t0: float) -> dict:
+    """``chunks.jsonl``, ``chunks.parquet``, ``decisions.jsonl``, ``summary.json`` and the vector
+    index (``index``: the run's index section, None for no index) from the stored results;
+    returns the summary, with the run's timings."""
+    vec_sink = _sink(out, index, rp) if index is not None else None
+    t1 = time.perf_counter()
+    summary = assemble(out, sources, store, index_sink=vec_sink, notes=notes)
+    if vec_sink is not None:
+        write_index_meta(out, vec_sink.identity)
+        if hasattr(vec_sink.sink, "close"):
+            vec_sink.sink.close()
+    else:  # an index of an earlier run no longer matches the folder: search must not use it
+        (out / "index.json").unlink(missing_ok=True)
+    summary["timings"] = {"process_s": round(t1 - t0, 3), "assemble_s": round(time.perf_counter() - t1, 3)}
+    return summary
 
 
 def _execute(todo, opts: JobOptions, store: ResultStore, backend: str, scheduler: str | None,
