@@ -16,10 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..registry import detectors
-from ..types import Structure
 from ._re_fast import _regex_space
-from .base import DetectContext, Detector, DetectorParams
-from .text_units import unit_scan
+from .base import DetectorParams
+from .text_units import ScannedUnitDetector
 
 PATTERN = r"\S[ \t]*\r?\n\s*"  # what the spans equal (tests/test_detect_line_break.py)
 
@@ -48,27 +47,16 @@ def line_break_reference(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _as_arrays(spans: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
-    arr = np.array(spans, dtype=np.int64).reshape(-1, 2)
-    return arr[:, 0].copy(), arr[:, 1].copy()
-
-
 @detectors.register("line_break.v1")
-class LineBreakDetector(Detector):
+class LineBreakDetector(ScannedUnitDetector):
     """Line ends: the last visible character of a line, its line break and the blank lines after."""
+
+    unit, memo_key = "line_breaks", ("line_break.v1",)
 
     class Params(DetectorParams):
         """``line_break.v1`` has no fields."""
 
-    def detect(self, ctx: DetectContext) -> list[Structure]:
-        """Return one ``Structure`` per line end (level 0), in text order."""
-        starts, ends = self.detect_arrays(ctx)
-        name = self.name
-        return [Structure(s, e, name, 0) for s, e in zip(starts.tolist(), ends.tolist())]
-
-    def detect_arrays(self, ctx: DetectContext) -> tuple[np.ndarray, np.ndarray]:
-        """Starts and ends as arrays (sorted, non-overlapping: one span per whitespace run)."""
-        scan = unit_scan(ctx)
-        if scan is not None:
-            return scan.line_breaks
-        return ctx.memo(("line_break.v1",), lambda: _as_arrays(line_break_reference(ctx.text)))
+    def reference(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`line_break_reference` as arrays."""
+        arr = np.array(line_break_reference(text), dtype=np.int64).reshape(-1, 2)
+        return arr[:, 0].copy(), arr[:, 1].copy()

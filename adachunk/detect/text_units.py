@@ -19,7 +19,7 @@ a good place to split).
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from typing import ClassVar, Iterable, Iterator
 
 import numpy as np
 from pydantic import Field
@@ -31,7 +31,7 @@ from .words import WORD_RE, split_words, word_arrays, word_arrays_reference
 
 # the word functions live in .words and stay importable from here
 __all__ = ["split_sentences", "split_sentences_reference", "split_words", "word_arrays",
-           "word_arrays_reference", "WORD_RE", "unit_scan", "SentenceDetector", "WordDetector"]
+           "word_arrays_reference", "WORD_RE", "unit_scan", "SentenceDetector", "WordDetector", "ScannedUnitDetector"]
 
 # Characters that close a quotation or bracket and stay with the sentence they end: `."` `.)`
 _CLOSERS = "\"'\u201d\u2019\u00bb\u203a)]}\u300d\u300f\uff09\u3011\u3009\u300b\u3015"
@@ -309,25 +309,43 @@ class SentenceDetector(Detector):
         return ctx.memo(("sentence.v1", abbrevs), compute)
 
 
-@detectors.register("word.v1")
-class WordDetector(Detector):
-    """Words: whitespace-separated runs; each CJK, kana, Hangul or Thai character alone."""
+class ScannedUnitDetector(Detector):
+    """A text unit the document's compiled scan finds (attribute :attr:`unit` of the scan) on
+    long texts, and :meth:`reference` finds otherwise (memoised under :attr:`memo_key`)."""
 
-    class Params(DetectorParams):
-        """``word.v1`` has no fields."""
+    unit: ClassVar[str]
+    memo_key: ClassVar[tuple]
+
+    def reference(self, text: str) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - interface
+        """Starts and ends of the units in ``text`` by the Python reference."""
+        raise NotImplementedError
 
     def detect(self, ctx: DetectContext) -> list[Structure]:
-        """Return one ``Structure`` per word (level 0)."""
+        """Return one ``Structure`` per unit (level 0), in text order."""
         starts, ends = self.detect_arrays(ctx)
         name = self.name
         return [Structure(s, e, name, 0) for s, e in zip(starts.tolist(), ends.tolist())]
 
     def detect_arrays(self, ctx: DetectContext) -> tuple[np.ndarray, np.ndarray]:
-        """Word starts and ends as arrays (sorted, non-overlapping)."""
+        """Starts and ends as arrays (sorted, non-overlapping)."""
         scan = unit_scan(ctx)
         if scan is not None:
-            return scan.words
-        return ctx.memo(("word.v1",), lambda: word_arrays_reference(ctx.text))
+            return getattr(scan, self.unit)
+        return ctx.memo(self.memo_key, lambda: self.reference(ctx.text))
+
+
+@detectors.register("word.v1")
+class WordDetector(ScannedUnitDetector):
+    """Words: whitespace-separated runs; each CJK, kana, Hangul or Thai character alone."""
+
+    unit, memo_key = "words", ("word.v1",)
+
+    class Params(DetectorParams):
+        """``word.v1`` has no fields."""
+
+    def reference(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`~adachunk.detect.words.word_arrays_reference`."""
+        return word_arrays_reference(text)
 
 
 def unit_scan(ctx: DetectContext):

@@ -20,6 +20,7 @@ from typing import Any
 from ..types import Page
 from ._pdf_model import PageContent
 from ._pdf_text import comment_text
+from .converted import title_ends
 
 PAGE_BREAK = "<!-- PageBreak -->\n\n"
 
@@ -69,12 +70,6 @@ def render(pages: list[PageContent], furniture: str = "comment") -> Rendered:
         b.emit(PAGE_BREAK, split=not b.bound)
         page_map.append(Page(page.number, start, b.pos))
     text = "".join(b.parts)
-    _title_ends(titles, len(text))
+    title_ends(titles, len(text))
     splits = sorted({s for s in b.splits if 0 < s < len(text)})
     return Rendered(text, page_map, splits, titles)
-
-
-def _title_ends(titles: list[dict[str, Any]], n: int) -> None:
-    """``end`` = start of the next title of the same or a higher level, else the text's end."""
-    for i, t in enumerate(titles):
-        t["end"] = next((u["start"] for u in titles[i + 1:] if u["level"] <= t["level"]), n)

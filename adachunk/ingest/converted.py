@@ -81,19 +81,15 @@ def assemble(blocks: list[Block], meta: dict[str, Any] | None = None) -> Convert
         at += len(text)
         bound = block.bind_next
     out = "".join(parts) + ("\n" if parts else "")
-    _title_ends(titles, len(out))
+    title_ends(titles, len(out))
     return Converted(out, splits, titles, smap, dict(meta or {}))
 
 
-def _title_ends(titles: list[dict[str, Any]], n: int) -> None:
-    """Each title's span ends where the next title of the same or a higher level starts."""
+def title_ends(titles: list[dict[str, Any]], n: int) -> None:
+    """Set each title's ``end``: the start of the next title of the same or a higher level,
+    else the text's end ``n`` (the converted formats and the PDF renderer alike)."""
     for i, t in enumerate(titles):
-        end = n
-        for later in titles[i + 1:]:
-            if later["level"] <= t["level"]:
-                end = later["start"]
-                break
-        t["end"] = end
+        t["end"] = next((u["start"] for u in titles[i + 1:] if u["level"] <= t["level"]), n)
 
 
 def origins_of(doc: Document, start: int, end: int) -> list[dict[str, Any]]:
