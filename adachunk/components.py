@@ -18,7 +18,7 @@ _EAGER_MODULES = (
     "adachunk.detect.markdown",
     "adachunk.detect.text_units",
     "adachunk.detect.regex",
-    "adachunk.detect.line_break",
+    "adachunk.detect.text_units.line_break",
     "adachunk.detect.document",
     "adachunk.split.dp",
 )

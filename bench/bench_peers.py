@@ -357,13 +357,13 @@ def scaling(tools: list[Tool], texts: list[str], sizes: list[float], repeat: int
     return "\n".join(lines)
 
 
-# (label, file basename, function name): cProfile cumulative time per adachunk stage. A stage
+# (label, file path or its trailing part, function name): cProfile cumulative time per adachunk stage. A stage
 # whose function no longer exists prints "n/a" (the engine is refactored independently).
 STAGES = (
-    ("markdown parse (mistletoe blocks)", "markdown.py", "parse_blocks"),
-    ("text units: fused scan (sentences, words, line breaks)", "text_units.py", "unit_scan"),
-    ("sentence detection (when not fused)", "text_units.py", "split_sentences"),
-    ("word detection (when not fused)", "text_units.py", "word_arrays"),
+    ("markdown parse (mistletoe blocks)", "markdown/__init__.py", "parse_blocks"),
+    ("text units: fused scan (sentences, words, line breaks)", "text_units/__init__.py", "unit_scan"),
+    ("sentence detection (when not fused)", "text_units/__init__.py", "split_sentences"),
+    ("word detection (when not fused)", "text_units/words.py", "word_arrays"),
     ("document blocks (block model)", "_block_model.py", "bound_blocks"),
     ("all detectors (detect_all)", "dp.py", "detect_all"),
     ("tokenisation (boundaries)", "tokenize.py", "boundaries"),
@@ -410,7 +410,7 @@ def profile_adachunk(texts: list[str], unit: str, size: int) -> str:
              f"{wall['total_s'] - wall['detect_s'] - wall['solve_s']:.2f} s, total {wall['total_s']:.2f} s "
              f"of {elapsed:.2f} s.", "", "| stage (cProfile cumulative) | s | share |", "|---|---:|---:|"]
     for label, fname, func in STAGES:
-        cum = sum(v[3] for (f, _, fn), v in stats.items() if Path(f).name == fname and fn == func)
+        cum = sum(v[3] for (f, _, fn), v in stats.items() if Path(f).as_posix().endswith("/" + fname) and fn == func)
         lines.append(f"| {label} | {cum:.2f} | {100 * cum / total_prof:.1f}% |" if cum else f"| {label} | n/a | |")
     lines.append(f"| (profiled run total) | {total_prof:.2f} | 100% |")
     return "\n".join(lines)

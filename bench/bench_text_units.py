@@ -5,7 +5,7 @@ Usage (from the repository root)::
     python bench/bench_text_units.py [--repeat 5] [--chunk-repeat 3]
 
 Per detector: ``split_sentences_reference`` / ``word_arrays_reference`` /
-``line_break_reference`` against the same units from :func:`adachunk.detect._units_fast.scan`
+``line_break_reference`` against the same units from :func:`adachunk.detect.text_units._scan.scan`
 (one scan per document serves all three, so "fused" is one scan plus the three extractions);
 then whole ``chunk_text`` at 512 cl100k with the default profile, with the compiled scan and
 with the reference scans forced. Passes are interleaved round-robin and medians reported, so
@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from common import corpus  # noqa: E402
 
-from adachunk.detect import _units_fast  # noqa: E402
-from adachunk.detect.line_break import line_break_reference  # noqa: E402
+from adachunk.detect.text_units import _scan  # noqa: E402
+from adachunk.detect.text_units.line_break import line_break_reference  # noqa: E402
 from adachunk.detect import text_units as tu  # noqa: E402
 
 
@@ -40,7 +40,7 @@ def _cpu(fn, docs) -> float:
 
 
 def _fused_all(text: str) -> None:
-    scan = _units_fast.scan(text)
+    scan = _scan.scan(text)
     scan.sentences(text)
     list(zip(scan.line_breaks[0].tolist(), scan.line_breaks[1].tolist()))
 
@@ -63,11 +63,11 @@ def main() -> None:
     print(f"{len(docs)} documents, {mb:.2f} MB UTF-8")
     cases = {
         "sentence reference": tu.split_sentences_reference,
-        "sentence compiled": lambda t: _units_fast.scan(t).sentences(t),
+        "sentence compiled": lambda t: _scan.scan(t).sentences(t),
         "word reference": tu.word_arrays_reference,
-        "word compiled": lambda t: _units_fast.scan(t).words,
+        "word compiled": lambda t: _scan.scan(t).words,
         "line_break reference": line_break_reference,
-        "line_break compiled": lambda t: _units_fast.scan(t).line_breaks,
+        "line_break compiled": lambda t: _scan.scan(t).line_breaks,
         "all three reference": lambda t: (tu.split_sentences_reference(t), tu.word_arrays_reference(t),
                                           line_break_reference(t)),
         "all three fused": _fused_all,
@@ -80,15 +80,15 @@ def main() -> None:
     import adachunk
 
     rp = adachunk.load_profile("default", tokenizer="cl100k_base", max_size=512)
-    real = _units_fast.wanted
+    real = _scan.wanted
 
     def chunk(fast: bool):
         def run(text):
-            _units_fast.wanted = (lambda n: n > 0) if fast else (lambda n: False)
+            _scan.wanted = (lambda n: n > 0) if fast else (lambda n: False)
             try:
                 return adachunk.chunk_text(text, rp)
             finally:
-                _units_fast.wanted = real
+                _scan.wanted = real
         return run
 
     chunks = {"chunk_text reference units": chunk(False), "chunk_text compiled units": chunk(True)}

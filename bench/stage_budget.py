@@ -36,7 +36,7 @@ STAGES = (
     ("token boundaries", "adachunk.tokenize", "TiktokenCounter.boundaries"),
     ("  of which the encoder", "adachunk.tokenize", "TiktokenCounter._ids"),
     ("Markdown blocks", "adachunk.detect.markdown", "parse_block_rows"),
-    ("sentences, words, line breaks (one scan)", "adachunk.detect._units_fast", "scan"),
+    ("sentences, words, line breaks (one scan)", "adachunk.detect.text_units._scan", "scan"),
     ("document blocks", "adachunk.detect._block_model", "bound_block_arrays"),
     ("all detection", "adachunk.split.dp", "detect_all"),
     ("cost lattice", "adachunk.split.dp", "Candidates.add_costs"),

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import adachunk.detect.markdown as md
-from adachunk.detect._md_offsets import LineMap
+from adachunk.detect.markdown._offsets import LineMap
 from adachunk.detect.base import DetectContext
 from adachunk.detect.markdown import BLOCK_LABELS, heading_title, parse_blocks
 from adachunk.registry import detectors

@@ -19,9 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import adachunk.detect._md_mistletoe as mm
-from adachunk.detect import _md_offsets as mo
-from adachunk.detect._mistletoe_import import LazySet, _make_lazy
+import adachunk.detect.markdown._mistletoe as mm
+from adachunk.detect.markdown import _offsets as mo
+from adachunk.detect.markdown._mistletoe_import import LazySet, _make_lazy
 from adachunk.detect.markdown import parse_blocks
 
 RENDER = "import sys, mistletoe; sys.stdout.write(mistletoe.markdown(sys.argv[1]))"
@@ -40,7 +40,7 @@ def test_transformed_module_code_is_cached_and_reused(tmp_path):
     """The first process stores the transformed code; the next loads it (and stays lazy)."""
     env = {**os.environ, "ADACHUNK_CACHE_DIR": str(tmp_path)}
     code = ("import adachunk.detect.markdown\nfrom mistletoe import core_tokens\n"
-            "from adachunk.detect import _mistletoe_import as mi\n"
+            "from adachunk.detect.markdown import _mistletoe_import as mi\n"
             "src = open(core_tokens.__file__, encoding='utf-8').read()\n"
             "print(repr(core_tokens.punctuation), mi._cached_code(mi._entry_name(src, core_tokens.__file__)) is not None)")
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from adachunk.detect import _re_fast
 from adachunk.detect.base import DetectContext
-from adachunk.detect.line_break import LineBreakDetector
+from adachunk.detect.text_units.line_break import LineBreakDetector
 from adachunk.detect.regex import _FAST_MIN_CHARS, RegexDetector
 
 LINE_BREAK = r"\S[ \t]*\r?\n\s*"  # what line_break.v1 (rules/text.layout.yaml) finds

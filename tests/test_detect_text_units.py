@@ -224,7 +224,7 @@ def test_char_class_table_whitespace_is_str_isspace():
     """The word scan's class table marks exactly the code points that ``str.isspace`` accepts."""
     import numpy as np
 
-    from adachunk.detect.words import _SPACE, _char_classes
+    from adachunk.detect.text_units.words import _SPACE, _char_classes
 
     table = _char_classes()
     assert table.shape == (0x110000,)

@@ -1,15 +1,15 @@
 """The block-start rule has three hand-kept copies; they must agree character for character.
 
-A line on which only a paragraph can start is decided by ``_md_mistletoe._PLAIN_LINE`` (the
-Python fast path), ``_md_lines._opens_block`` (the compiled line table) and, for list items,
-``_md_fast_list._MARKER_OPEN``. A block kind taught to one and not the others would silently read
+A line on which only a paragraph can start is decided by ``_mistletoe._PLAIN_LINE`` (the
+Python fast path), ``_line_table._opens_block`` (the compiled line table) and, for list items,
+``_fast_list._MARKER_OPEN``. A block kind taught to one and not the others would silently read
 as a paragraph on one path: ``docs/markdown-engines.md`` has the checklist.
 """
 
 from __future__ import annotations
 
-from adachunk.detect import _md_fast_list, _md_lines
-from adachunk.detect import _md_mistletoe as mm
+from adachunk.detect.markdown import _fast_list, _line_table
+from adachunk.detect.markdown import _mistletoe as mm
 
 
 def _opens_in_fast_path(ch: str) -> bool:
@@ -20,17 +20,17 @@ def _opens_in_fast_path(ch: str) -> bool:
 def test_compiled_line_table_and_fast_path_agree_on_every_ascii_start():
     for code in range(33, 127):  # visible ASCII: the only characters either rule names
         ch = chr(code)
-        assert _md_lines._opens_block(code) == _opens_in_fast_path(ch), repr(ch)
+        assert _line_table._opens_block(code) == _opens_in_fast_path(ch), repr(ch)
 
 
 def test_every_list_marker_start_is_a_block_start():
     for code in range(33, 127):
         ch = chr(code)
-        if _md_fast_list._MARKER_OPEN.match(ch):
-            assert _opens_in_fast_path(ch) and _md_lines._opens_block(code), repr(ch)
+        if _fast_list._MARKER_OPEN.match(ch):
+            assert _opens_in_fast_path(ch) and _line_table._opens_block(code), repr(ch)
 
 
 def test_non_ascii_never_opens_a_block():
     for ch in "é字§“—\u00a0":
         if not ch.isspace():
-            assert not _md_lines._opens_block(ord(ch)) and not _opens_in_fast_path(ch), repr(ch)
+            assert not _line_table._opens_block(ord(ch)) and not _opens_in_fast_path(ch), repr(ch)

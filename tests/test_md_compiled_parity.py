@@ -1,9 +1,9 @@
 """The compiled top level of ``markdown.block.v1`` (``engine: auto``) gives mistletoe's blocks.
 
-:mod:`adachunk.detect._md_top` reads a long text's top level with the loops of
-:mod:`adachunk.detect._md_kernel` and hands every other block to the same mistletoe readers as
-:mod:`adachunk.detect._md_fast`. Here, with that path forced on (compiled, and its loops run as
-plain Python, their own twins):
+:mod:`adachunk.detect.markdown._compiled` reads a long text's top level with the loops of
+:mod:`adachunk.detect.markdown._block_reader` and hands every other block to the same mistletoe
+readers as :mod:`adachunk.detect.markdown._fast`. Here, with that path forced on (compiled, and its
+loops run as plain Python, their own twins):
 
 * every span, label and level equal to the ``mistletoe`` engine's on CLAIR (skipped without
   ``../shared``), the examples, the package Markdown the peers bench reads, the unit cases of
@@ -25,12 +25,12 @@ from hypothesis import strategies as st
 from mistletoe.block_tokenizer import FileWrapper
 
 from adachunk._jit import compiled
-from adachunk.detect import _md_fast as mf
-from adachunk.detect import _md_kernel as K
-from adachunk.detect import _md_lines as L
-from adachunk.detect import _md_mistletoe as mm
-from adachunk.detect import _md_offsets as mo
-from adachunk.detect import _md_top
+from adachunk.detect.markdown import _fast as mf
+from adachunk.detect.markdown import _block_reader as K
+from adachunk.detect.markdown import _line_table as L
+from adachunk.detect.markdown import _mistletoe as mm
+from adachunk.detect.markdown import _offsets as mo
+from adachunk.detect.markdown import _compiled
 from adachunk.detect import markdown as md
 from adachunk.detect.markdown import parse_blocks
 
@@ -42,14 +42,14 @@ from .test_md_fast_parity import (CASES, CLAIR, EXAMPLES, _clair_texts, _package
 def compiled_top(request, monkeypatch):
     """Force the compiled top level on every text; ``python`` runs its loops uncompiled."""
     jit = request.param == "jit"
-    real = _md_top.LineTable.__init__
+    real = _compiled.LineTable.__init__
 
     def init(self, text, _jit=True, deep=100, memo=None, made=None):
         real(self, text, jit, deep, memo, made)
 
-    monkeypatch.setattr(_md_top, "wanted", lambda n: True)
-    monkeypatch.setattr(_md_top.LineTable, "__init__", init)
-    monkeypatch.setattr(_md_top, "_LOOPS", [])  # decided anew, with this fixture's tables
+    monkeypatch.setattr(_compiled, "wanted", lambda n: True)
+    monkeypatch.setattr(_compiled.LineTable, "__init__", init)
+    monkeypatch.setattr(_compiled, "_LOOPS", [])  # decided anew, with this fixture's tables
     return request.param
 
 
@@ -63,17 +63,17 @@ def assert_same_blocks(text: str) -> None:
 
 def test_the_compiled_path_is_taken(compiled_top, monkeypatch):
     used = []
-    real = _md_top.LineTable.read_top
-    monkeypatch.setattr(_md_top.LineTable, "read_top",
+    real = _compiled.LineTable.read_top
+    monkeypatch.setattr(_compiled.LineTable, "read_top",
                         lambda self, *a: used.append(1) or real(self, *a))
     assert_same_blocks("# H\n\npara\n\n- a\n- b\n")
-    assert used and _md_top.loops() is not None
+    assert used and _compiled.loops() is not None
 
 
 # ------------------------------------------------------------------------- corpora
 @pytest.mark.skipif(not CLAIR.is_dir(), reason="no ../shared/corpus/clair")
 def test_clair_blocks_are_mistletoes(monkeypatch):
-    monkeypatch.setattr(_md_top, "wanted", lambda n: True)  # compiled (the twins are slow here)
+    monkeypatch.setattr(_compiled, "wanted", lambda n: True)  # compiled (the twins are slow here)
     for text in _clair_texts():
         assert md.parse_block_rows(text, "auto") == md.parse_block_rows(text, "mistletoe")
 
@@ -84,7 +84,7 @@ def test_example_blocks_are_mistletoes(path, compiled_top):
 
 
 def test_package_markdown_blocks_are_mistletoes(monkeypatch):
-    monkeypatch.setattr(_md_top, "wanted", lambda n: True)
+    monkeypatch.setattr(_compiled, "wanted", lambda n: True)
     docs = _package_markdown()
     if not docs:
         pytest.skip("no Markdown in site-packages")
@@ -99,7 +99,7 @@ DEFERRED_KINDS = {"Html", "Quote", "List", "Paragraph", "GfmTable", "BlockCode",
 
 
 def test_deferred_kinds_on_the_corpora(monkeypatch):
-    monkeypatch.setattr(_md_top, "wanted", lambda n: True)
+    monkeypatch.setattr(_compiled, "wanted", lambda n: True)
     seen, real = set(), mf.step
 
     def step(reader, pos, line=None):
@@ -180,7 +180,7 @@ LINES = st.lists(st.sampled_from([
     "a |", "- |---|", "  |---|", "|-x-|", ":--",
 ]), min_size=1, max_size=12)
 
-# a superset of _md_mistletoe._is_delimiter_row: "|", "-", ":" and whitespace only, one "-" at least
+# a superset of _mistletoe._is_delimiter_row: "|", "-", ":" and whitespace only, one "-" at least
 _DELIMITER_CANDIDATE = re.compile(r"[|\-:\s]*-[|\-:\s]*")
 
 
@@ -189,8 +189,8 @@ def _kernel(fn, jit: bool):
     return compiled(fn, helpers=K.HELPERS) if jit else fn
 
 
-def _table(text: str, jit: bool) -> _md_top.LineTable:
-    return _md_top.LineTable(text, jit=jit, deep=3)
+def _table(text: str, jit: bool) -> _compiled.LineTable:
+    return _compiled.LineTable(text, jit=jit, deep=3)
 
 
 @settings(max_examples=300, deadline=None)
@@ -296,7 +296,7 @@ def test_kernel_bits_are_the_line_tables():
     for name in ("PLAIN", "EMPTY", "MBLANK", "COMMENT", "LBLANK", "FORCED", "SAFE", "PIPE",
                  "CSAFE", "MSAFE", "THEMATIC", "OPEN_COMMENT", "SPACE", "TABLE"):
         assert getattr(K, name) == getattr(L, name), name
-    assert len(_md_top.LABELS) == K.L_CELL + 1
+    assert len(_compiled.LABELS) == K.L_CELL + 1
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -329,7 +329,7 @@ def test_kernel_lists_are_mistletoes(text, jit):
             assert got == end, text
             walker = md._Walker(lm, (lines, lines), {})
             walker.walk([(mm.bt.List, items, pos + 1)], end)
-        labels = _md_top.LABELS
+        labels = _compiled.LABELS
         mine = sorted((int(a), int(b), labels[c], int(d)) for a, b, c, d in rows[:k])
         assert mine == sorted(walker.out), text
 
@@ -392,7 +392,7 @@ def test_lazy_lines_are_the_split_lines(lines, eol, data):
     text = eol.join(lines).replace("\0", "") + eol  # for texts without NUL (nor a BOM)
     lm = mo.LineMap(text)
     eager = mo._replaced_lines(lm)
-    lazy = _md_top.LazyLines(text, lm.starts, lm.ends)
+    lazy = _compiled.LazyLines(text, lm.starts, lm.ends)
     n = len(eager)
     assert len(lazy) == n
     i = data.draw(st.integers(-n, n - 1))
@@ -413,7 +413,7 @@ def test_mistletoe_lines_lazy_and_eager_agree():
         lo = max(mo.front_matter_end(lm) + 1, 0)
         wrappers = mo.find_wrappers(lm, lo)
         eager = mo.mistletoe_lines(mo.LineMap(text), lo, wrappers)
-        lazy = mo.mistletoe_lines(lm, lo, wrappers, _md_top.LazyLines(text, lm.starts, lm.ends))
+        lazy = mo.mistletoe_lines(lm, lo, wrappers, _compiled.LazyLines(text, lm.starts, lm.ends))
         assert [list(x) for x in lazy] == [list(x) for x in eager], text
 
 
@@ -427,7 +427,7 @@ def test_the_case_letters_of_the_wrapper_scan():
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(markdown(), st.booleans())
 def test_prescans_from_the_line_table_are_the_regex_scans(text, jit):
-    table = _md_top.LineTable(text, jit=jit, deep=3)
+    table = _compiled.LineTable(text, jit=jit, deep=3)
     lm = mo.LineMap(text)
     for lo in (0, len(lm) // 2):
         cands = (table.lines_with(L.CLOSE_TAG), table.lines_with(L.WRAP_SCAN))
@@ -438,7 +438,7 @@ def test_prescans_from_the_line_table_are_the_regex_scans(text, jit):
 @pytest.mark.parametrize("text", ["<Table>\n| a |\n</table\n  >\n\n<figure>\nx\n</FIGURE ></b></table>\n",
                                   "```\n<table>\n```\n<Table>\ny\n</Table>\n", "- " * 60 + "x\n"])
 def test_prescans_on_edge_cases(text):
-    table = _md_top.LineTable(text, deep=3)
+    table = _compiled.LineTable(text, deep=3)
     lm = mo.LineMap(text)
     cands = (table.lines_with(L.CLOSE_TAG), table.lines_with(L.WRAP_SCAN))
     assert mo.find_wrappers(lm, 0, cands) == mo.find_wrappers(lm, 0)
@@ -449,12 +449,12 @@ def test_one_detection_makes_the_code_points_once_and_forgets_them(monkeypatch):
     """The Markdown line table and the text-unit scan share one code-point array per detection."""
     import adachunk
     from adachunk.analysis import CODE_POINTS, analysis_of
-    from adachunk.detect import _units_fast
+    from adachunk.detect.text_units import _scan
 
-    monkeypatch.setattr(_md_top, "wanted", lambda n: True)
-    monkeypatch.setattr(_units_fast, "wanted", lambda n: True)
-    made, real = [], _units_fast.codes_of
-    monkeypatch.setattr(_units_fast, "codes_of", lambda t: made.append(len(t)) or real(t))
+    monkeypatch.setattr(_compiled, "wanted", lambda n: True)
+    monkeypatch.setattr(_scan, "wanted", lambda n: True)
+    made, real = [], _scan.codes_of
+    monkeypatch.setattr(_scan, "codes_of", lambda t: made.append(len(t)) or real(t))
     text = "".join(f"# Part {i}\n\nSome text of part {i}, long enough.\n\n- a\n- b\n\n" for i in range(300))
     doc = adachunk.Document(id="x", text=text)
     chunks = adachunk.chunk_document(doc, adachunk.load_profile("default")).chunks
@@ -468,11 +468,11 @@ def test_loops_that_do_not_compile_leave_the_python_reader(monkeypatch, caplog):
     def broken(fn, helpers=()):
         raise RuntimeError("no code generator here")
 
-    monkeypatch.setattr(_md_top, "_LOOPS", [])
-    monkeypatch.setattr(_md_top, "compiled", broken)
-    monkeypatch.setattr(_md_top, "numba_loaded", lambda: True)
+    monkeypatch.setattr(_compiled, "_LOOPS", [])
+    monkeypatch.setattr(_compiled, "compiled", broken)
+    monkeypatch.setattr(_compiled, "numba_loaded", lambda: True)
     text = "".join(f"# Part {i}\n\n- a\n- b\n\n| x |\n|---|\n\ntext {i}\n\n" for i in range(100))
     with caplog.at_level("WARNING", logger="adachunk.detect"):
-        assert not _md_top.wanted(len(text))
+        assert not _compiled.wanted(len(text))
     assert "compiled Markdown reader is unavailable" in caplog.text
     assert parse_blocks(text, "auto") == parse_blocks(text, "mistletoe")

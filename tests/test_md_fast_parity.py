@@ -1,7 +1,7 @@
 """``markdown.block.v1`` engine ``auto`` (fast top level) gives mistletoe's blocks exactly.
 
 ``mistletoe`` is the reference engine. ``auto`` reads the top level of a document (and of each
-``<Table>``/``<Figure>`` wrapper) with :mod:`adachunk.detect._md_fast`, and defers to
+``<Table>``/``<Figure>`` wrapper) with :mod:`adachunk.detect.markdown._fast`, and defers to
 mistletoe's own readers, at the same position, for every block it does not read itself. Here:
 
 * every span, label and level equal on CLAIR (skipped when ``../shared`` is absent), on every
@@ -26,9 +26,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adachunk.detect import _md_fast as mf
-from adachunk.detect import _md_mistletoe as mm
-from adachunk.detect import _md_offsets as mo
+from adachunk.detect.markdown import _fast as mf
+from adachunk.detect.markdown import _mistletoe as mm
+from adachunk.detect.markdown import _offsets as mo
 from adachunk.detect import markdown as md
 from adachunk.detect.markdown import parse_blocks
 

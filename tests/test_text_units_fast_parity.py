@@ -1,6 +1,6 @@
 """The compiled text-unit scan finds exactly what the reference scans find.
 
-:mod:`adachunk.detect._units_fast` replaces three Python scans (``split_sentences_reference``,
+:mod:`adachunk.detect.text_units._scan` replaces three Python scans (``split_sentences_reference``,
 ``word_arrays_reference``, ``_line_break_reference``) with one Numba pass; every span must be
 the same on the CLAIR corpus, the shipped examples and generated text full of the cases the
 sentence rules treat specially (abbreviations, enumerators, decimals, quotes, brackets, CRLF,
@@ -17,12 +17,12 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adachunk.detect import _units_fast
-from adachunk.detect import _units_fast_kernel as K
-from adachunk.detect import _units_fast_tables as T
+from adachunk.detect.text_units import _scan
+from adachunk.detect.text_units import _scan_kernel as K
+from adachunk.detect.text_units import _scan_tables as T
 from adachunk.detect import text_units as tu
 from adachunk.detect.base import DetectContext
-from adachunk.detect.line_break import LineBreakDetector, line_break_reference
+from adachunk.detect.text_units.line_break import LineBreakDetector, line_break_reference
 from adachunk.detect.text_units import SentenceDetector, WordDetector
 from adachunk.types import Document
 
@@ -36,7 +36,7 @@ def pairs(arrays) -> list[tuple[int, int]]:
 
 
 def assert_parity(text: str, extras=((), EXTRA)) -> None:
-    scan = _units_fast.scan(text)
+    scan = _scan.scan(text)
     for extra in extras:
         got = pairs(scan.sentences(text, tu._extra_set(extra)))
         assert got == tu.split_sentences_reference(text, extra), extra
@@ -64,7 +64,7 @@ def test_only_ascii_and_the_kelvin_sign_lowercase_to_ascii():
 
 def test_flags_match_the_python_predicates_on_astral_code_points():
     text = "\U0001d400\U0001d41a\U0001d7ce\U00010400\U00010428\U0001f600\U00020000\u00b2"
-    flags = T.flags_for(_units_fast.codes_of(text))
+    flags = T.flags_for(_scan.codes_of(text))
     for ch in text:
         f = int(flags[ord(ch)])
         assert bool(f & T.UPPER) == ch.isupper() and bool(f & T.LOWER) == ch.islower()
@@ -80,7 +80,7 @@ def test_parity_on_clair(clair_docs):
         # and the line breaks are still the regex module's matches
         if name == clair_docs[0][0]:
             want = [m.span() for m in regex.compile(LINE_BREAK, regex.MULTILINE).finditer(text)]
-            assert pairs(_units_fast.scan(text).line_breaks) == want
+            assert pairs(_scan.scan(text).line_breaks) == want
 
 
 @pytest.mark.parametrize("path", sorted(p for p in EXAMPLES.glob("*") if p.suffix in (".md", ".jsonl")),
@@ -143,10 +143,10 @@ def test_long_token_windows_and_runs():
 
 # ---------------------------------------------------------------------------------- detectors
 def _detect_all(text: str, fast: bool, monkeypatch) -> tuple[list, dict]:
-    monkeypatch.setattr(_units_fast, "wanted", lambda n: fast and n > 0)
+    monkeypatch.setattr(_scan, "wanted", lambda n: fast and n > 0)
     calls = []
-    real = _units_fast.scan
-    monkeypatch.setattr(_units_fast, "scan", lambda t, **kw: calls.append(1) or real(t, **kw))
+    real = _scan.scan
+    monkeypatch.setattr(_scan, "scan", lambda t, **kw: calls.append(1) or real(t, **kw))
     dets = [SentenceDetector(SentenceDetector.Params(), name="sentence"),
             SentenceDetector(SentenceDetector.Params(extra_abbreviations=["Cl."]), name="sentence"),
             WordDetector(WordDetector.Params(), name="word"),
@@ -167,7 +167,7 @@ def test_detectors_share_one_scan_and_match_the_reference(monkeypatch):
 
 def test_split_functions_dispatch_to_the_scan(monkeypatch):
     text = "Mr. Smith went. The end.\r\nNext line\n\n1. Item"
-    monkeypatch.setattr(_units_fast, "wanted", lambda n: n > 0)
+    monkeypatch.setattr(_scan, "wanted", lambda n: n > 0)
     assert tu.split_sentences(text, ["Smith"]) == tu.split_sentences_reference(text, ["Smith"])
     assert pairs(tu.word_arrays(text)) == pairs(tu.word_arrays_reference(text))
     ctx = DetectContext(text)
@@ -180,7 +180,7 @@ def test_kernel_runs_uncompiled_too():
     from adachunk._jit import compiled
 
     text = "Mr. J. Smith (b) in Art. 5. The end\u2026 Next!\r\n# H\n1. Item e.g. U.S. \u5b57\u3002\U0001f600"
-    codes = _units_fast.codes_of(text)
+    codes = _scan.codes_of(text)
     args = (codes, T.flags_for(codes), *T.word_tables())
     fast = compiled(K.fused_scan, helpers=K.HELPERS)(*args, np.int64(K.MAPPED_CHARS))
     slow = K.fused_scan(*args, K.MAPPED_CHARS)
@@ -192,12 +192,12 @@ def test_kernel_runs_uncompiled_too():
 def test_word_arrays_as_views_equal_the_trimmed_copies():
     """Long texts get the scan's word arrays as views (no copy faulted in): the same spans."""
     text = (EXAMPLES / "regulation_excerpt.md").read_text(encoding="utf-8") + " tail word"
-    copied, viewed = _units_fast.scan(text), _units_fast.scan(text, view_from=0)
+    copied, viewed = _scan.scan(text), _scan.scan(text, view_from=0)
     assert viewed.words[0].flags.c_contiguous and viewed.words[1].flags.c_contiguous
     for a, b in zip(copied.words + copied.line_breaks + copied.default_sentences,
                     viewed.words + viewed.line_breaks + viewed.default_sentences):
         assert a.tolist() == b.tolist()
-    codes = _units_fast.codes_of(text)  # the uncompiled twin takes the same branch
+    codes = _scan.codes_of(text)  # the uncompiled twin takes the same branch
     args = (codes, T.flags_for(codes), *T.word_tables(), 0)
     for a, b in zip(K.fused_scan(*args), copied.words + copied.line_breaks):
         assert np.asarray(a).tolist() == b.tolist()

@@ -3,10 +3,10 @@
 ``word.v1``, ``sentence.v1`` and the ``line_break`` structure of ``rules/text.layout.yaml``
 all walk every character of every document. :func:`scan` walks it once, in a Numba loop
 (``nogil``: threads can detect in parallel), over the text as a ``uint32`` array of code points
-and the property table of :mod:`adachunk.detect._units_fast_tables`, and finds:
+and the property table of :mod:`adachunk.detect.text_units._scan_tables`, and finds:
 
 * the words of :func:`~adachunk.detect.text_units.word_arrays_reference`;
-* the matches of ``\\S[ \\t]*\\r?\\n\\s*`` (:func:`~adachunk.detect.line_break.line_break_reference`);
+* the matches of ``\\S[ \\t]*\\r?\\n\\s*`` (:func:`~.line_break.line_break_reference`);
 * the pieces of :func:`~adachunk.detect.text_units.split_sentences_reference`: the cuts that
   need no decision (line feeds, line-blocks, CJK full stops), every match of the Latin
   terminator pattern with the boundary decision of ``_is_boundary`` taken in the loop, and
@@ -16,7 +16,7 @@ and the property table of :mod:`adachunk.detect._units_fast_tables`, and finds:
 
 The Python functions are the reference twins; ``tests/test_text_units_fast_parity.py``
 checks that the spans are identical on the corpus, the examples and generated text. The loop
-and its helpers (:mod:`adachunk.detect._units_fast_kernel`) are plain Python too, compiled
+and its helpers (:mod:`adachunk.detect.text_units._scan_kernel`) are plain Python too, compiled
 together; each helper names the piece of the reference it mirrors.
 """
 
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._jit import compiled, numba_loaded
-from . import _units_fast_tables as T
-from ._units_fast_kernel import HELPERS, MAPPED_CHARS, fused_scan, sentence_spans
+from ..._jit import compiled, numba_loaded
+from . import _scan_tables as T
+from ._scan_kernel import HELPERS, MAPPED_CHARS, fused_scan, sentence_spans
 
 # Loading Numba costs ~0.5 s of CPU once (plus ~0.15 s for this loop from the disk cache) and
 # the reference scans run at ~12 MB/s: the compiled pass starts with the first long text, once
@@ -117,7 +117,7 @@ def code_points(text: str, memo=None) -> tuple[np.ndarray, np.ndarray]:
     if memo is None:
         codes = codes_of(text)
         return codes, T.flags_for(codes)
-    from ..analysis import CODE_POINTS
+    from ...analysis import CODE_POINTS
 
     return memo(CODE_POINTS, lambda: code_points(text))
 
@@ -126,7 +126,7 @@ def scan(text: str, view_from: int = MAPPED_CHARS, memo=None) -> UnitScan:
     """Words, line breaks and sentence pieces of ``text`` in one compiled pass.
 
     ``view_from``: the length from which the word arrays stay views of the scan's own arrays
-    (the same values; see :data:`~adachunk.detect._units_fast_kernel.MAPPED_CHARS`).
+    (the same values; see :data:`~adachunk.detect.text_units._scan_kernel.MAPPED_CHARS`).
     ``memo``: the document's memo, to share the code points (:func:`code_points`).
     """
     codes, flags = code_points(text, memo)

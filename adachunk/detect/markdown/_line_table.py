@@ -1,18 +1,18 @@
 """The line table of the compiled Markdown reader (plain Python, Numba-compiled; its own twin).
 
 :func:`line_table` makes one pass over a text's code points and gives, per line, its start and
-end (terminator excluded; ``\\r\\n``, ``\\r`` and ``\\n`` as :class:`~._md_offsets.LineMap`
+end (terminator excluded; ``\\r\\n``, ``\\r`` and ``\\n`` as :class:`~._offsets.LineMap`
 splits them), its ATX heading level, its number of ``|``, what a list marker on it looks like,
 and the bits below. Each bit is exactly the Python test named next to it, on the line as
-mistletoe reads it (a leading BOM read as a space); :mod:`adachunk.detect._md_kernel` reads
-blocks from them. ``tests/test_md_compiled_parity.py`` checks every bit against its test.
+mistletoe reads it (a leading BOM read as a space); :mod:`._block_reader` reads blocks from
+them. ``tests/test_md_compiled_parity.py`` checks every bit against its test.
 
 A *safe* line is one on which no block but a paragraph starts and which interrupts none
 (checked there against every token type's ``start`` and ``check_interrupts_paragraph``): a
 paragraph reads through safe lines as it does through plain ones.
 
 Offsets are int64 indices into ``codes``; ``f`` is the property table of
-:mod:`adachunk.detect._units_fast_tables` (bit 1 is ``str.isspace``). The loop and its helpers
+:mod:`adachunk.detect.text_units._scan_tables` (bit 1 is ``str.isspace``). The loop and its helpers
 stay in this file: Numba's disk cache watches the compiled function's own file only.
 """
 
@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
-SPACE = 1  # _units_fast_tables.SPACE: str.isspace (re's \s, str.strip)
+SPACE = 1  # _scan_tables.SPACE: str.isspace (re's \s, str.strip)
 
-# line bits (uint16; _md_kernel repeats them, checked equal by the tests)
-PLAIN = 1  # _md_mistletoe._plain(line)
+# line bits (uint16; _block_reader repeats them, checked equal by the tests)
+PLAIN = 1  # _mistletoe._plain(line)
 EMPTY = 2  # line == "\n"
 MBLANK = 4  # not line.strip(): blank as mistletoe reads the line
-COMMENT = 8  # _md_fast._HTML_OPEN.match(line) and the comment case of _html_one_line(line)
+COMMENT = 8  # _fast._HTML_OPEN.match(line) and the comment case of _html_one_line(line)
 LBLANK = 16  # LineMap's blank: str.isspace of the original line with its "\n"
 FORCED = 32  # set by the caller: an HTML wrapper's opening line (mistletoe reads it)
 SAFE = 64  # a safe line (module docstring): PLAIN, and the cases of _safe_opening
@@ -35,12 +35,12 @@ CSAFE = 256  # safe from its first character that is not a space on (a continuat
 MSAFE = 512  # a list marker (``marker`` > 0) whose content is safe
 THEMATIC = 1024  # ThematicBreak.start(line)
 OPEN_COMMENT = 2048  # at most three spaces, then "<!--" (Html.start's kind 2)
-# candidates for the pre-scans of _md_offsets (each a superset, confirmed there by its regex)
+# candidates for the pre-scans of _offsets (each a superset, confirmed there by its regex)
 CLOSE_TAG = 4096  # "</" in line: _WRAP_CLOSE_ANY can start here
 WRAP_SCAN = 8192  # " {0,3}" then "```", "~~~", or "<" and t, T, f or F: _WRAP_SCAN can match
 DEEP = 16384  # the line opens with at least ``deep`` characters of _DEEP_CANDIDATE's class
 # "|" in the line, and the next line may be a GFM delimiter row (it holds only "|", "-", ":" and
-# whitespace, a "-" among them: a superset of _md_mistletoe._is_delimiter_row): a table may
+# whitespace, a "-" among them: a superset of _mistletoe._is_delimiter_row): a table may
 # start or interrupt a paragraph here. A "|" line without it is read as any other line.
 TABLE = 32768
 
@@ -177,7 +177,7 @@ def _count_lines(codes):
 
 
 def _deep_class(c):
-    """Whether ``c`` is in ``_md_offsets._DEEP_CANDIDATE``'s class: space, tab, ``>*+-``,
+    """Whether ``c`` is in ``_offsets._DEEP_CANDIDATE``'s class: space, tab, ``>*+-``,
     an ASCII digit, ``.`` or ``)``."""
     return (c == 32 or c == 9 or c == 62 or c == 42 or c == 43 or c == 45 or (48 <= c <= 57)
             or c == 46 or c == 41)

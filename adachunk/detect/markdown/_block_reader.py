@@ -1,20 +1,20 @@
 """The compiled top-level block reader of ``markdown.block.v1`` (plain Python, Numba-compiled).
 
-:func:`advance` is mistletoe's top-level loop (:func:`adachunk.detect._md_fast.tokenize_top`
-then ``walk_top``) over the line table of :mod:`adachunk.detect._md_lines`, for the blocks
-whose extent and spans the table decides:
+:func:`advance` is mistletoe's top-level loop (:func:`adachunk.detect.markdown._fast.tokenize_top`
+then ``walk_top``) over the line table of :mod:`adachunk.detect.markdown._line_table`, for the
+blocks whose extent and spans the table decides:
 
 * a paragraph opening on a safe line, when the next line that is not safe is blank or the end
   (a paragraph reads through safe lines and stops at a blank one);
 * ``"\\n"`` lines (skipped), ATX headings and one-line HTML comments (one line each);
-* lists whose every item is one paragraph of safe lines (``_md_fast_list.read_list``'s rule,
+* lists whose every item is one paragraph of safe lines (``_fast_list.read_list``'s rule,
   with safe lines where it asks for plain ones);
 * fenced code (``CodeFence.start``/``read``) and GFM tables whose header opens with ``|``
   (``GfmTable.read``), with ``_Walker._table``'s rows and cells.
 
-Anywhere else it stops and returns the line: :mod:`adachunk.detect._md_top` runs mistletoe's
-readers there, at the same position of the same ``FileWrapper``, and calls it again after the
-block. Each row is the ``(start, end, label, level)`` the Python walk makes;
+Anywhere else it stops and returns the line: :mod:`adachunk.detect.markdown._compiled` runs
+mistletoe's readers there, at the same position of the same ``FileWrapper``, and calls it again
+after the block. Each row is the ``(start, end, label, level)`` the Python walk makes;
 ``tests/test_md_compiled_parity.py`` compares them with mistletoe's on corpora and generated
 Markdown, and every reader here with the mistletoe reader it replaces.
 
@@ -24,14 +24,14 @@ own file only.
 
 from __future__ import annotations
 
-SPACE = 1  # _units_fast_tables.SPACE: str.isspace
+SPACE = 1  # _scan_tables.SPACE: str.isspace
 
-# the line bits of _md_lines (checked equal by the tests)
+# the line bits of _line_table (checked equal by the tests)
 PLAIN, EMPTY, MBLANK, COMMENT, LBLANK, FORCED, SAFE, PIPE = 1, 2, 4, 8, 16, 32, 64, 128
 CSAFE, MSAFE, THEMATIC, OPEN_COMMENT = 256, 512, 1024, 2048
 TABLE = 32768
 
-# row labels: _md_top.LABELS
+# row labels: _compiled.LABELS
 L_PARAGRAPH, L_HEADING, L_HTML, L_LIST, L_ITEM, L_CODE, L_TABLE, L_ROW, L_CELL = range(9)
 
 TAB, NL, SP, LT, DASH, GT, BAR, COLON, BSL = 9, 10, 32, 60, 45, 62, 124, 58, 92
@@ -139,7 +139,7 @@ def _read_item(codes, f, starts, ends, bits, levels, markers, i, prepend, hi):
 
 def _read_list(codes, f, starts, ends, bits, levels, markers, leads, pos, hi, rows, k):
     """``List.read`` at ``pos`` for a list of one-paragraph items, and its rows (those of
-    ``_md_fast._simple_list``): ``(the line read next, rows)``, or ``(-1, k)`` to leave the
+    ``_fast._simple_list``): ``(the line read next, rows)``, or ``(-1, k)`` to leave the
     list to the Python readers."""
     if markers[pos] <= 0 or not (bits[pos] & MSAFE):
         return -1, k

@@ -1,15 +1,15 @@
 """Fast top-level block tokenizer for :mod:`adachunk.detect.markdown` (``engine: auto``).
 
-:func:`tokenize_top` returns what :func:`adachunk.detect._md_mistletoe.tokenize_block` returns for
-a parse of ``lines[lo:hi]`` at the top level of a document (or inside a ``<Table>`` wrapper),
-entry for entry: the same token class at the same line. It *is* mistletoe's top-level loop,
-run on one :class:`~mistletoe.block_tokenizer.FileWrapper`, except that four kinds of top-level
-block, which make up almost all of a parsed-PDF document, are read from a line classification
-made once for all lines (C-level ``map``s) instead of through mistletoe's readers:
+:func:`tokenize_top` returns what :func:`._mistletoe.tokenize_block` returns for a parse of
+``lines[lo:hi]`` at the top level of a document (or inside a ``<Table>`` wrapper), entry for entry:
+the same token class at the same line. It *is* mistletoe's top-level loop, run on one
+:class:`~mistletoe.block_tokenizer.FileWrapper`, except that four kinds of top-level block, which
+make up almost all of a parsed-PDF document, are read from a line classification made once for all
+lines (C-level ``map``s) instead of through mistletoe's readers:
 
 * **a paragraph of plain lines ended by a blank line or the end**: ``Paragraph.read`` on a plain
   line takes the run of plain lines (no block can start on or interrupt at a plain line, see
-  :data:`~adachunk.detect._md_mistletoe._PLAIN_LINE`) and stops at the first line whose
+  :data:`~adachunk.detect.markdown._mistletoe._PLAIN_LINE`) and stops at the first line whose
   ``strip()`` is empty. When the run ends on any other line, mistletoe reads it.
 * **an ATX heading** (``Heading`` is probed right after ``BlockCode``, which cannot start on a
   line holding a ``#`` in its first four characters); ``Heading.read`` takes one line.
@@ -17,9 +17,9 @@ made once for all lines (C-level ``map``s) instead of through mistletoe's reader
   with at most three spaces before the ``<``, none of the token types probed before ``Html``
   can start, and ``Html.read`` stops on the line that holds the end condition.
 * **a list whose every item is one paragraph of plain lines**, replayed by
-  :func:`adachunk.detect._md_fast_list.read_list` with mistletoe's own marker, continuation and
-  interruption helpers (``BlockCode``, ``Heading``, ``Quote`` and ``CodeFence`` cannot start on
-  a line that ``List.start`` accepts; ``ThematicBreak`` is probed first, as mistletoe does).
+  :func:`._fast_list.read_list` with mistletoe's own marker, continuation and interruption helpers
+  (``BlockCode``, ``Heading``, ``Quote`` and ``CodeFence`` cannot start on a line that
+  ``List.start`` accepts; ``ThematicBreak`` is probed first, as mistletoe does).
 
 Every other line (quotes, fences, indented code, tables, thematic breaks, multi-line HTML,
 setext headings, a paragraph interrupted by another block, a list with any other item...) is
@@ -40,10 +40,10 @@ import re
 from itertools import compress, repeat
 from operator import contains, not_, or_
 
-from . import _md_mistletoe as mm
-from ._md_mistletoe import bt, btz
-from ._md_fast_list import SimpleItems, read_list
-from ._md_offsets import _WS, ITEM
+from . import _mistletoe as mm
+from ._mistletoe import bt, btz
+from ._fast_list import SimpleItems, read_list
+from ._offsets import _WS, ITEM
 
 _ATX = mm._ATX_START
 _HTML_OPEN = re.compile(r" {0,3}<")  # nothing probed before Html starts on such a line
@@ -52,7 +52,7 @@ _HTML_OPEN = re.compile(r" {0,3}<")  # nothing probed before Html starts on such
 def nonplain_lines(lines: list[str], lo: int, hi: int) -> list[int]:
     """Indices in ``[lo, hi)`` of the lines that are not plain, ``hi`` appended as a sentinel.
 
-    ``not _md_mistletoe._plain(line)`` for every line, computed by C-level ``map``s (a regex
+    ``not _mistletoe._plain(line)`` for every line, computed by C-level ``map``s (a regex
     scan for ``|`` would be ten times slower than ``str.__contains__``).
     """
     sub = lines[lo:hi]
@@ -64,8 +64,8 @@ def nonplain_lines(lines: list[str], lo: int, hi: int) -> list[int]:
 def tokenize_top(lines: list[str], lo: int, hi: int) -> list[tuple]:
     """mistletoe's top-level parse buffer for ``lines[lo:hi]`` (line numbers 1-based, global).
 
-    Must run inside :func:`adachunk.detect._md_mistletoe.mistletoe_state`, like the tokenizer it
-    replaces. See the module docstring for which blocks are read here.
+    Must run inside :func:`._mistletoe.mistletoe_state`, like the tokenizer it replaces. See the
+    module docstring for which blocks are read here.
     """
     buf: list[tuple] = []
     nonplain = nonplain_lines(lines, lo, hi)
@@ -101,7 +101,7 @@ def step(reader: "_Reader", pos: int, line: str | None = None) -> int:
     """:func:`tokenize_top`'s loop at a line that is neither ``"\\n"`` nor an ATX heading;
     returns the next position (a plain line: ``line`` None, its paragraph read by mistletoe).
 
-    The compiled reader (:mod:`adachunk.detect._md_top`) calls it at the lines its rule
+    The compiled reader (:mod:`adachunk.detect.markdown._compiled`) calls it at the lines its rule
     defers; the entry, if any, goes to ``reader.buf``.
     """
     if line is None:

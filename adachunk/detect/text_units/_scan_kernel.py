@@ -1,10 +1,10 @@
-"""The loop of :mod:`adachunk.detect._units_fast` and its helpers (plain Python, Numba-compiled).
+"""The loop of :mod:`._scan` and its helpers (plain Python, Numba-compiled).
 
 Every helper mirrors one regular expression or one step of the reference in
 :mod:`adachunk.detect.text_units` / :mod:`adachunk.detect._re_fast`; the reasoning that makes
 a backtracking pattern a single forward look is written next to it. Offsets are int64 indices
 into ``codes`` (code points); ``f`` is the property table of
-:mod:`adachunk.detect._units_fast_tables` (its bit values are repeated here as literals so that
+:mod:`adachunk.detect.text_units._scan_tables` (its bit values are repeated here as literals so that
 this module imports nothing but numpy).
 
 The loop and all its helpers stay in this one file on purpose: Numba's disk cache
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-# bits of _units_fast_tables (checked equal by the parity tests)
+# bits of _scan_tables (checked equal by the parity tests)
 SPACE, WORDC, DEC, UPPER, LOWER, DIGIT, SINGLE, RXSPACE = 1, 2, 4, 8, 16, 32, 64, 128
 CLOSER, OPENER, TERM, MARK = 256, 512, 1024, 2048
 TITLE, STARTER = 1, 2
@@ -406,7 +406,7 @@ MAPPED_CHARS = 1 << 22
 # table look-up and the running state (open quotes, the current word, the pending break);
 # split into functions, the state would travel through arguments and returns on every character.
 def fused_scan(codes, f, xr, xl, xb, lr, ll, lb, view_from):
-    """Words, line breaks and sentence pieces in one pass (see :mod:`adachunk.detect._units_fast`).
+    """Words, line breaks and sentence pieces in one pass (see :mod:`._scan`).
 
     ``view_from``: from this many code points the word arrays come back as views of the arrays
     the scan wrote (:data:`MAPPED_CHARS`), below as trimmed copies; the same values either way.

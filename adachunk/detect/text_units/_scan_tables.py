@@ -1,4 +1,4 @@
-"""Lookup tables of the compiled text-unit scan (:mod:`adachunk.detect._units_fast`).
+"""Lookup tables of the compiled text-unit scan (:mod:`adachunk.detect.text_units._scan`).
 
 The compiled loop cannot call ``str.isspace`` or look a token up in a ``frozenset``, so what
 the reference segmenter (:mod:`adachunk.detect.text_units`) asks of a character or a token is
@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import text_units as tu
+from .. import text_units as tu
 from . import words as word_units
 
 # property bits (constants: the compiled loop reads them as literals)
@@ -66,7 +66,7 @@ def _predicate_bits(chars: str) -> np.ndarray:
 @lru_cache(maxsize=1)
 def char_flags() -> np.ndarray:
     """Property bits per code point (supplementary planes: only the set-based bits so far)."""
-    from ._re_fast import _regex_space
+    from .._re_fast import _regex_space
 
     table = np.zeros(_MAX, dtype=np.uint16)
     table[:_BMP] = _predicate_bits("".join(map(chr, range(_BMP))))

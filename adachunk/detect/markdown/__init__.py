@@ -30,13 +30,13 @@ Engines: ``mistletoe`` runs mistletoe's block tokenizer for every block (the ref
 ``auto`` (the default) reads the top level of the document and of each wrapper itself, and
 every other block with mistletoe's readers at the same position:
 
-* a text of 2,000 code points or more, once Numba is loaded (or from 500,000), by compiled
-  loops (:mod:`adachunk.detect._md_top`): a line table made in one pass over the code points,
+* a text of 2,000 code points or more, once Numba is loaded (or from 500,000), by compiled loops
+  (:mod:`adachunk.detect.markdown._compiled`): a line table made in one pass over the code points,
   and a block reader for paragraphs of safe lines, ATX headings, one-line comments, lists of
   one-paragraph items, fenced code and GFM tables (``tests/test_md_compiled_parity.py``);
-* any other text by :func:`adachunk.detect._md_fast.tokenize_top`: mistletoe's own loop, in
-  which plain paragraphs, ATX headings, one-line HTML blocks and lists of one-paragraph plain
-  items are read from a bulk line classification (``tests/test_md_fast_parity.py``).
+* any other text by :func:`adachunk.detect.markdown._fast.tokenize_top`: mistletoe's own loop, in
+  which plain paragraphs, ATX headings, one-line HTML blocks and lists of one-paragraph plain items
+  are read from a bulk line classification (``tests/test_md_fast_parity.py``).
 
 All give the same spans.
 """
@@ -52,14 +52,14 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
-from ..analysis import MARKDOWN_BLOCKS, MARKDOWN_ROWS
-from ..registry import detectors
-from ..types import SpanArrays, Structure
-from . import _md_fast, _md_lines, _md_top
-from . import _md_mistletoe as mm
-from . import _md_offsets as mo
-from ._md_mistletoe import bt
-from .base import DetectContext, Detector, DetectorParams, finalize
+from ...analysis import MARKDOWN_BLOCKS, MARKDOWN_ROWS
+from ...registry import detectors
+from ...types import SpanArrays, Structure
+from . import _compiled, _fast, _line_scan, _line_table
+from . import _mistletoe as mm
+from . import _offsets as mo
+from ._mistletoe import bt
+from ..base import DetectContext, Detector, DetectorParams, finalize
 
 # Memo keys of one document's parse: its blocks as rows (what the detectors read) and as
 # Structures (made from the rows when a consumer asks for them); the document's analysis
@@ -91,13 +91,13 @@ class _Walker:
     """Turns mistletoe parse buffers into spans (see the module docstring for the rules)."""
 
     def __init__(self, lm: mo.LineMap, lines: tuple[list[str], list[str]], wrappers: dict,
-                 engine: str = "auto", table: _md_top.LineTable | None = None):
+                 engine: str = "auto", table: _compiled.LineTable | None = None):
         (self.lines, self.plain), self.lm, self.wrappers = lines, lm, wrappers
         self.out: list[mo.Row] = []
         # only the top level (of the text and of each wrapper) has a fast path: nested blocks
         # are always tokenized by mistletoe's readers
         self._fast = engine == "auto"
-        self._tokenize = _md_fast.tokenize_top if self._fast else _tokenize_mistletoe
+        self._tokenize = _fast.tokenize_top if self._fast else _tokenize_mistletoe
         self._compiled = table if self._fast else None  # the compiled top level (long texts)
 
     def run(self, lo: int, hi: int) -> None:
@@ -115,7 +115,7 @@ class _Walker:
     def _walk_top(self, buf, bound: int) -> None:
         """:meth:`walk` outside any container; engine auto inlines the common blocks."""
         if self._fast:
-            _md_fast.walk_top(self, buf, bound)
+            _fast.walk_top(self, buf, bound)
         else:
             self.walk(buf, bound)
 
@@ -233,8 +233,8 @@ def parse_block_rows(text: str, engine: Engine = "auto", memo=None) -> list[mo.R
     if engine not in ENGINES:
         raise ValueError(f"unknown Markdown engine {engine!r}: use one of {', '.join(ENGINES)}")
     table = None
-    if engine == "auto" and _md_top.wanted(len(text)):
-        table = _md_top.LineTable(text, deep=MAX_DEPTH, memo=memo)
+    if engine == "auto" and _compiled.wanted(len(text)):
+        table = _compiled.LineTable(text, deep=MAX_DEPTH, memo=memo)
     lm = mo.LineMap(text) if table is None else mo.LineMap.from_table(text, *table.line_map_fields())
     out: list[mo.Row] = []
     lo = 0
@@ -245,12 +245,13 @@ def parse_block_rows(text: str, engine: Engine = "auto", memo=None) -> list[mo.R
     if table is None:
         wrappers = mo.find_wrappers(lm, lo)
     else:  # the line table knows the only lines the pre-scans' regexes can match
-        wrappers = mo.find_wrappers(lm, lo, (table.lines_with(_md_lines.CLOSE_TAG),
-                                             table.lines_with(_md_lines.WRAP_SCAN)))
+        wrappers = mo.find_wrappers(lm, lo, (table.lines_with(_line_table.CLOSE_TAG),
+                                             table.lines_with(_line_table.WRAP_SCAN)))
         table.force(wrappers)
     lines = mo.mistletoe_lines(lm, lo, wrappers) if table is None else table.mistletoe_lines(lm, lo, wrappers)
     walker = _Walker(lm, lines, wrappers, engine, table)
-    deep = mo.deep_lines(lm, lo, MAX_DEPTH, None if table is None else table.lines_with(_md_lines.DEEP))
+    deep = mo.deep_lines(lm, lo, MAX_DEPTH,
+                         None if table is None else table.lines_with(_line_table.DEEP))
     if not deep:
         try:
             walker.run(lo, len(lm))
@@ -258,7 +259,7 @@ def parse_block_rows(text: str, engine: Engine = "auto", memo=None) -> list[mo.R
             log.debug("mistletoe failed on the whole text (%r); parsing it piece by piece", exc)
             walker.out, deep = [], [len(lm)]
     if deep:  # pieces holding a too deep line, or failing in mistletoe, get the line scan
-        for a, b in mo.segments(lm, lo, len(lm), wrappers):
+        for a, b in _line_scan.segments(lm, lo, len(lm), wrappers):
             mark, k = len(walker.out), bisect_left(deep, a)
             try:
                 if k < len(deep) and deep[k] < b:
@@ -267,7 +268,7 @@ def parse_block_rows(text: str, engine: Engine = "auto", memo=None) -> list[mo.R
             except Exception as exc:
                 log.debug("lines %d-%d fall back to the line scan (%r)", a + 1, b, exc)
                 del walker.out[mark:]
-                walker.out.extend(mo.fallback_blocks(lm, a, b, wrappers))
+                walker.out.extend(_line_scan.fallback_blocks(lm, a, b, wrappers))
     out.extend(walker.out)
     # a row is its Structure's fields in order: sorted as finalize sorts Structures
     return sorted([r for r in out if r[1] > r[0]])

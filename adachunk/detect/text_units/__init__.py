@@ -1,4 +1,4 @@
-"""Text-unit detectors: ``sentence.v1`` and ``word.v1`` (the word reference is :mod:`adachunk.detect.words`).
+"""Text-unit detectors: ``sentence.v1`` and ``word.v1`` (the word reference is :mod:`.words`).
 
 Both are regex-driven scans: the C regex engine finds the few *candidate* positions (a ``.``
 followed by whitespace, a blank line, a CJK full stop ...) and Python only looks at those, so
@@ -6,9 +6,9 @@ the cost is proportional to the number of candidates, not to the number of chara
 what keeps the segmenter in the megabytes-per-second range without a compiled extension.
 
 These Python scans are the reference twins of one compiled pass over the code points
-(:mod:`adachunk.detect._units_fast`) that finds words, sentences and the ``line_break``
+(:mod:`adachunk.detect.text_units._scan`) that finds words, sentences and the ``line_break``
 structure together, once per document; it runs for long texts or once Numba is loaded
-(:func:`~adachunk.detect._units_fast.wanted`) and returns the same spans
+(:func:`~adachunk.detect.text_units._scan.wanted`) and returns the same spans
 (``tests/test_text_units_fast_parity.py``).
 
 The sentence rules are deliberately conservative (a missed boundary only makes a "sentence"
@@ -24,9 +24,9 @@ from typing import ClassVar, Iterable, Iterator
 import numpy as np
 from pydantic import Field
 
-from ..registry import detectors
-from ..types import Structure
-from .base import DetectContext, Detector, DetectorParams, finalize
+from ...registry import detectors
+from ...types import Structure
+from ..base import DetectContext, Detector, DetectorParams, finalize
 from .words import WORD_RE, split_words, word_arrays, word_arrays_reference
 
 # the word functions live in .words and stay importable from here
@@ -170,11 +170,11 @@ def split_sentences(text: str, extra_abbreviations: Iterable[str] = ()) -> list[
 
     See :func:`split_sentences_reference` for the arguments and the result.
     """
-    from . import _units_fast
+    from . import _scan
 
-    if not _units_fast.wanted(len(text)):
+    if not _scan.wanted(len(text)):
         return split_sentences_reference(text, extra_abbreviations)
-    starts, ends = _units_fast.scan(text).sentences(text, _extra_set(extra_abbreviations))
+    starts, ends = _scan.scan(text).sentences(text, _extra_set(extra_abbreviations))
     return list(zip(starts.tolist(), ends.tolist()))
 
 
@@ -190,9 +190,9 @@ def split_sentences_reference(text: str, extra_abbreviations: Iterable[str] = ()
         Sorted, non-overlapping ``(start, end)`` pairs; each span is non-empty and neither starts
         nor ends with whitespace. Text between two spans is whitespace only.
     """
-    from . import _units_fast
+    from . import _scan
 
-    _units_fast.note_reference(len(text))
+    _scan.note_reference(len(text))
     extra = _extra_set(extra_abbreviations)
     cuts: list[int] = [0]
     # Line-blocks (headings, table rows ...) are sentences of their own: their inner periods
@@ -344,16 +344,16 @@ class WordDetector(ScannedUnitDetector):
         """``word.v1`` has no fields."""
 
     def reference(self, text: str) -> tuple[np.ndarray, np.ndarray]:
-        """:func:`~adachunk.detect.words.word_arrays_reference`."""
+        """:func:`~adachunk.detect.text_units.words.word_arrays_reference`."""
         return word_arrays_reference(text)
 
 
 def unit_scan(ctx: DetectContext):
-    """The document's compiled text-unit scan (:func:`adachunk.detect._units_fast.scan`), run
+    """The document's compiled text-unit scan (:func:`adachunk.detect.text_units._scan.scan`), run
     once and shared by ``sentence.v1``, ``word.v1`` and ``line_break``; None when the
     reference scans should run instead (short text, Numba not loaded)."""
-    from . import _units_fast
+    from . import _scan
 
-    if not _units_fast.wanted(len(ctx.text)):
+    if not _scan.wanted(len(ctx.text)):
         return None
-    return ctx.memo(_units_fast.SCAN_KEY, lambda: _units_fast.scan(ctx.text, memo=ctx.memo))
+    return ctx.memo(_scan.SCAN_KEY, lambda: _scan.scan(ctx.text, memo=ctx.memo))

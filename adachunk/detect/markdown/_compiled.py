@@ -1,12 +1,13 @@
 """The top level of a Markdown parse read by compiled loops (``engine: auto``, long texts).
 
-:func:`adachunk.detect._md_fast.tokenize_top` then :func:`~adachunk.detect._md_fast.walk_top`
-read a document's top level with a Python step per line and per block. Here the line table of
-:mod:`adachunk.detect._md_lines` (one compiled pass over the code points) and the block reader
-of :mod:`adachunk.detect._md_kernel` (one compiled call per stretch of blocks it knows) do that
-work; the Python loop only visits the lines where the reader stops, where it runs the very same
-step as ``tokenize_top`` (:func:`~adachunk.detect._md_fast.step`: mistletoe's readers at the
-same position of the same ``FileWrapper``), and calls the reader again after the block.
+:func:`adachunk.detect.markdown._fast.tokenize_top` then
+:func:`~adachunk.detect.markdown._fast.walk_top` read a document's top level with a Python step per
+line and per block. Here the line table of :mod:`adachunk.detect.markdown._line_table` (one compiled
+pass over the code points) and the block reader of :mod:`adachunk.detect.markdown._block_reader`
+(one compiled call per stretch of blocks it knows) do that work; the Python loop only visits the
+lines where the reader stops, where it runs the very same step as ``tokenize_top``
+(:func:`~adachunk.detect.markdown._fast.step`: mistletoe's readers at the same position of the same
+``FileWrapper``), and calls the reader again after the block.
 
 A block read by such a step is walked with the line the loop reads next as its bound: every
 line between that one and the next block is blank (a non-blank line always starts a block:
@@ -21,20 +22,20 @@ from typing import Any
 
 import numpy as np
 
-from .._jit import compiled, numba_loaded
-from . import _md_fast as mf
-from . import _md_kernel as K
-from . import _md_lines as L
-from . import _md_offsets as mo
-from ._units_fast import JIT_MIN_CHARS, code_points
+from ..._jit import compiled, numba_loaded
+from . import _fast as mf
+from . import _block_reader as K
+from . import _line_table as L
+from . import _offsets as mo
+from ..text_units._scan import JIT_MIN_CHARS, code_points
 
 # the kernel's label codes, in order
 LABELS = ("paragraph", "heading", "html_block", "list", "list_item", "code", "table", "table_row",
           "table_cell")
 
-# Below this many code points the Python loop of _md_fast is as fast as calling the loops
+# Below this many code points the Python loop of _fast is as fast as calling the loops
 # (package READMEs cut to 1.5 K characters: 144 against 123 us a parse; at 3 K, 190 against
-# 241); before Numba is loaded, only a long text pays for loading it (_units_fast's threshold).
+# 241); before Numba is loaded, only a long text pays for loading it (_scan's threshold).
 MIN_CHARS = 2_000
 
 
@@ -106,11 +107,11 @@ class LazyLines(list):
 
 
 class LineTable:
-    """The compiled line table of one text (:func:`adachunk.detect._md_lines.line_table`).
+    """The compiled line table of one text (:func:`._line_table.line_table`).
 
     ``deep``: the run of container-marker characters that makes a line a candidate for
-    :func:`adachunk.detect._md_offsets.deep_lines`. ``memo``: the document's memo, to share the
-    code points with the text-unit scan (:func:`adachunk.detect._units_fast.code_points`).
+    :func:`._offsets.deep_lines`. ``memo``: the document's memo, to share the code points with the
+    text-unit scan (:func:`adachunk.detect.text_units._scan.code_points`).
 
     Attributes:
         codes: the text's code points.
@@ -118,7 +119,7 @@ class LineTable:
         bom: whether the text opens with a byte-order mark.
         starts: start of each line.
         ends: end of each line, terminator excluded.
-        bits: each line's bits (``_md_lines.PLAIN`` ...).
+        bits: each line's bits (``_line_table.PLAIN`` ...).
         levels: each line's ATX heading level (0: none).
         pipes: how many ``|`` each line holds.
         markers: where a list marker's content starts in each line (0: none, -1: a marker
@@ -157,17 +158,17 @@ class LineTable:
             self.bits[i] |= L.FORCED
 
     def mistletoe_lines(self, lm: mo.LineMap, lo: int, wrappers: dict) -> tuple[list[str], list[str]]:
-        """:func:`adachunk.detect._md_offsets.mistletoe_lines`, each line made when mistletoe
-        first reads it (:class:`LazyLines`): mistletoe reads only the lines of the blocks the
-        compiled reader leaves to it."""
+        """:func:`._offsets.mistletoe_lines`, each line made when mistletoe first reads it
+        (:class:`LazyLines`): mistletoe reads only the lines of the blocks the compiled reader
+        leaves to it."""
         text = lm.text
         if "\0" in text or text.startswith("\ufeff"):  # replaced characters: made at once
             return mo.mistletoe_lines(lm, lo, wrappers)
         return mo.mistletoe_lines(lm, lo, wrappers, LazyLines(text, lm.starts, lm.ends))
 
     def advance(self, pos: int, hi: int, rows: np.ndarray, k: int) -> tuple[int, int]:
-        """:func:`adachunk.detect._md_kernel.advance` on this table: ``(the line where it
-        defers, or hi; rows written)``."""
+        """:func:`._block_reader.advance` on this table: ``(the line where it defers, or hi; rows
+        written)``."""
         return self._loop(K.advance, 1)(
             self.codes, self.flags, self.starts, self.ends, self.bits, self.levels, self.pipes,
             self.markers, self.leads, self.bom, np.int64(pos), np.int64(hi), rows, np.int64(k))

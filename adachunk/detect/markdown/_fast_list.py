@@ -1,4 +1,4 @@
-"""Fast reader of simple top-level lists for :mod:`adachunk.detect._md_fast`.
+"""Fast reader of simple top-level lists for :mod:`adachunk.detect.markdown._fast`.
 
 :func:`read_list` replays mistletoe 1.6's ``List.read`` / ``ListItem.read`` for a list whose
 every item holds one paragraph of plain lines (what the lists of parsed-PDF documents are), and
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from . import _md_mistletoe as mm
-from ._md_mistletoe import bt
+from . import _mistletoe as mm
+from ._mistletoe import bt
 
 _plain = mm._plain
 
@@ -46,7 +46,7 @@ def read_list(reader, pos: int) -> tuple[list, int] | None:
     """``List.read`` at line ``pos``, on which ``List.start`` is true; None to let mistletoe read.
 
     Args:
-        reader: the :class:`adachunk.detect._md_fast._Reader` of the parse (lines, bounds, and a
+        reader: the :class:`._fast._Reader` of the parse (lines, bounds, and a
             ``FileWrapper`` for the interrupter checks).
         pos: the list's first line (0-based, global).
 

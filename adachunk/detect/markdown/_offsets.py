@@ -1,9 +1,10 @@
-"""Line bookkeeping for the Markdown block detector: offsets, prefixes, pre-scans, fallback.
+"""Line bookkeeping for the Markdown block detector: offsets, prefixes, pre-scans.
 
 mistletoe reports only the 1-based line on which a block starts. Everything that turns such a
 line number into exact code-point offsets into the *original* text lives here, so that
 :mod:`adachunk.detect.markdown` only has to walk mistletoe's parse tree. All helpers are linear
 in the size of the text (regexes run with ``pos``/``endpos`` instead of slicing long lines).
+The line scan for the text mistletoe cannot parse is :mod:`._line_scan`.
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ _EOL = re.compile(r"\r\n|\r|\n")
 _WS = re.compile(r"\s*")
 _NONBLANK = re.compile(r"\S")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_ATX = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
-_LIST_MARK = re.compile(r" {0,3}(?:[0-9]{1,9}[.)]|[-+*])(?:[ \t]|$)")
 _FM_OPEN = re.compile(r"\ufeff?---[ \t]*$")
 _FM_CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*$")
 _FM_KEY = re.compile(r"\s*(?:#|[^\s:#][^:]*:(?:\s|$))")
@@ -85,7 +84,7 @@ class LineMap:
     @classmethod
     def from_table(cls, text: str, starts: list[int], ends: list[int], blank: list[bool]) -> "LineMap":
         """The map of ``text`` from lines found elsewhere (the compiled line table of
-        :mod:`adachunk.detect._md_lines`): the same fields as ``LineMap(text)`` makes."""
+        :mod:`adachunk.detect.markdown._line_table`): the same fields as ``LineMap(text)`` makes."""
         lm = cls.__new__(cls)
         lm.text, lm.starts, lm.ends, lm._blank = text, starts, ends, blank
         lm._lines = None  # mistletoe's lines are split on demand (mistletoe_lines)
@@ -221,7 +220,7 @@ def mistletoe_lines(lm: LineMap, lo: int, wrappers: dict,
     returned also has each HTML wrapper masked as an HTML comment, so that mistletoe treats it
     as one block across blank lines; the second keeps the wrappers' insides for their own parse.
     ``lines``: those lines made elsewhere, before the replacements of front matter and wrappers
-    (a text without NUL or BOM; e.g. :class:`adachunk.detect._md_top.LazyLines`).
+    (a text without NUL or BOM; e.g. :class:`adachunk.detect.markdown._compiled.LazyLines`).
     """
     text = lm.text
     if lines is None:
@@ -374,88 +373,3 @@ def _close_tags(lm: LineMap, first_line: int, lines: list[int] | None):
             else:
                 p += 2
             p = text.find("</", p, end) if p < end else -1
-
-
-def fallback_blocks(lm: LineMap, lo: int, hi: int, wrappers: dict) -> list[Row]:
-    """Line-based block scan of lines ``[lo, hi)`` used when mistletoe fails.
-
-    Recognises fenced code, ATX headings, the HTML wrappers and groups of non-blank lines
-    (a ``list`` when the group opens with a list marker, a ``blockquote`` when it opens with
-    ``>``, else a ``paragraph``). Iterative, so arbitrarily deep nesting cannot hurt it.
-    """
-    text, out = lm.text, []
-    i = lo
-    while i < hi:
-        s, e = lm.starts[i], lm.ends[i]
-        if lm.is_blank(i):
-            i += 1
-            continue
-        if i in wrappers and wrappers[i][0] < hi:
-            close = wrappers[i][0]
-            out.append(lm.span("html_block", i, close))
-            if wrappers[i][1]:
-                out.extend(fallback_blocks(lm, i + 1, close, {}))
-            i = close + 1
-            continue
-        fm = _FENCE.match(text, s, e)
-        if fm:
-            j = i + 1
-            while j < hi:
-                m = _FENCE.match(text, lm.starts[j], lm.ends[j])
-                if m and m.group(1)[0] == fm.group(1)[0] and len(m.group(1)) >= len(fm.group(1)):
-                    break
-                j += 1
-            last = lm.last_nonblank(i, min(j + 1, hi))
-            out.append(lm.span("code", i, last))
-            i = last + 1
-            continue
-        if _ATX.match(text, s, e):
-            level = len(text[s:e].lstrip(" ")) - len(text[s:e].lstrip(" ").lstrip("#"))
-            out.append(lm.span("heading", i, i, level=level))
-            i += 1
-            continue
-        j = i + 1
-        while j < hi and not lm.is_blank(j) and j not in wrappers:
-            if _ATX.match(text, lm.starts[j], lm.ends[j]) or _FENCE.match(
-                text, lm.starts[j], lm.ends[j]
-            ):
-                break
-            j += 1
-        start = lm.content_start(i)
-        if _LIST_MARK.match(text, s, e):
-            label, level = "list", 1
-        elif text.startswith(">", start):
-            label, level = "blockquote", 1
-        else:
-            label, level = "paragraph", 0
-        out.append((start, lm.ends[j - 1], label, level))
-        i = j
-    return out
-
-
-def segments(lm: LineMap, lo: int, hi: int, wrappers: dict) -> list[tuple[int, int]]:
-    """Split lines ``[lo, hi)`` at blank lines followed by an unindented line.
-
-    Used only after mistletoe failed on the whole text: parsing the pieces separately confines
-    the line-based fallback to the piece that really needs it. Fenced code and HTML wrappers
-    are never split.
-    """
-    text, out, begin, fence, prev_blank, hold = lm.text, [], lo, None, False, -1
-    for i in range(lo, hi):
-        s, e = lm.starts[i], lm.ends[i]
-        blank = lm.is_blank(i)
-        free = fence is None and i > hold
-        if free and prev_blank and not blank and i > begin and not text[s].isspace():
-            out.append((begin, i))
-            begin = i
-        if i in wrappers:
-            hold = max(hold, wrappers[i][0])
-        m = _FENCE.match(text, s, e)
-        if m and fence is None:
-            fence = m.group(1)
-        elif m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-            fence = None
-        prev_blank = blank
-    if begin < hi:
-        out.append((begin, hi))
-    return out
