@@ -242,6 +242,12 @@ class RetrievalSpec(Section):
         default="truncate",
         description="how the index embeds a chunk longer than the model's input: truncate (the model reads its "
         "first tokens, as most vector stores do) or pool (the mean of pieces that fit, as adachunk's own index)")
+    document_share: float = Field(
+        default=0.25, gt=0, le=1,
+        description="the share of each budget the retrieval fit reads among one document's own chunks: rf ranks a "
+        "document's chunks among themselves, while the index ranks them among every other document's, whose chunks "
+        "take part of the reader's budget (measured: 0.25 picks smaller chunks that retrieve better corpus-wide on "
+        "CLAIR and chroma-dev than 1, bench/RESULTS.md); 1 reads the whole budget within the document")
     queries: int = Field(
         default=32, ge=1, le=10**4,
         description="questions the retrieval fit asks per document (fewer when the document has fewer sentences)")

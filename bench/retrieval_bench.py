@@ -265,6 +265,60 @@ def same_size(results, sets, peer: str = "chonkie RecursiveChunker") -> dict[str
     return out
 
 
+FOUR = [("dense", 1000), ("dense", 2000), ("bm25", 1000), ("bm25", 2000)]
+
+
+def bar(values: dict[str, dict[str, dict[str, list[float]]]], chunkings: list[dict[str, Any]],
+        margin: float = -0.01) -> dict[str, dict[str, Any]]:
+    """The issue's acceptance bar applied to *every* chunking, peers included: on each of the four
+    budget measures, the paired delta against the best *other* peer configuration (95% CI), and
+    whether its lower bound is above ``margin``; then the same for the mean of the four measures
+    per question (one chunking that must serve both retrievers and both budgets).
+
+    Shows whether the bar separates chunkers at all: a peer is held to it against the best of
+    the others, chosen per measure after the fact.
+    """
+    import numpy as np
+
+    from adachunk.evaluate.stats import paired_delta
+
+    peers = [c["label"] for c in chunkings if c["kind"] == "peer"]
+
+    def series(label: str, r: str | None, b: int | None) -> list[float]:
+        if r is not None:
+            return values[r][label][f"coverage@{b}tok"]
+        return np.mean([values[rr][label][f"coverage@{bb}tok"] for rr, bb in FOUR], axis=0).tolist()
+
+    out = {}
+    for c in chunkings:
+        label, row = c["label"], {}
+        others = [p for p in peers if p != label]
+        for r, b in FOUR + [(None, None)]:
+            best = max(others, key=lambda p: float(np.mean(series(p, r, b))))
+            x = paired_delta(series(best, r, b), series(label, r, b))
+            row[f"{r}@{b}" if r else "mean4"] = {"delta": x["delta"], "ci95": x["ci95"], "best_other": best,
+                                                  "passes": x["ci95"][0] > margin}
+        out[label] = row
+    return out
+
+
+def bar_table(rows: dict[str, dict[str, Any]]) -> str:
+    """Markdown of :func:`bar`."""
+    lines = ["Every chunking against the best *other* peer on each measure (points, 95% CI; ✓ = lower "
+             "bound above −1), and on the mean of the four per question:", "",
+             "| chunking | dense @1,000 | dense @2,000 | BM25 @1,000 | BM25 @2,000 | passes | mean of four |",
+             "|---|---|---|---|---|---:|---|"]
+    for label, row in rows.items():
+        cells = [f"{100 * x['delta']:+.1f} [{100 * x['ci95'][0]:+.1f}]{' ✓' if x['passes'] else ''}"
+                 for k, x in row.items() if k != "mean4"]
+        m = row["mean4"]
+        lines.append(f"| {label} | " + " | ".join(cells)
+                     + f" | {sum(x['passes'] for k, x in row.items() if k != 'mean4')}/4 | "
+                     f"{100 * m['delta']:+.2f} [{100 * m['ci95'][0]:+.2f}, {100 * m['ci95'][1]:+.2f}] "
+                     f"vs {m['best_other']} |")
+    return "\n".join(lines)
+
+
 def table(corpus: str, qa, sets, results, deltas, same) -> str:
     """The Markdown table of one corpus."""
     lines = [f"### {corpus}: {len(qa.questions)} questions", "",
@@ -312,7 +366,12 @@ def main() -> int:
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "adachunk-bench" / "retrieval")
     ap.add_argument("--fresh", action="store_true", help="rebuild every chunking (ignore the cache)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "retrieval")
+    ap.add_argument("--bar-from", type=Path, help="only print the acceptance-bar table of a saved retrieval.json")
     args = ap.parse_args()
+    if args.bar_from:
+        for corpus, rep in json.loads(args.bar_from.read_text()).items():
+            print(f"### {corpus}\n\n" + bar_table(bar(rep["values"], rep["chunkings"])) + "\n")
+        return 0
     if args.fresh and args.cache.exists():
         import shutil
 
@@ -328,14 +387,16 @@ def main() -> int:
         sets = chunkings(corpus, docs, args)
         results = evaluate(docs, qa, sets)
         deltas, same = compare(results, sets), same_size(results, sets)
-        md.append(table(corpus, qa, sets, results, deltas, same))
+        values = {r: {lab: x["values"] for lab, x in by.items()} for r, by in results.items()}
+        checked = bar(values, sets)
+        md.append(table(corpus, qa, sets, results, deltas, same) + "\n\n" + bar_table(checked))
         print(md[-1] + "\n", flush=True)
         report[corpus] = {"questions": len(qa.questions), "chunkings": [{k: v for k, v in cs.items() if k != "spans"}
                                                                        for cs in sets],
                           "summary": {r: {lab: x["summary"] for lab, x in by.items()} for r, by in results.items()},
-                          "deltas": deltas, "same_size": same,
+                          "deltas": deltas, "same_size": same, "bar": checked,
                           # Per-question values, so that any other pair can be compared later.
-                          "values": {r: {lab: x["values"] for lab, x in by.items()} for r, by in results.items()}}
+                          "values": values}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "retrieval.json").write_text(json.dumps(report, indent=1))
     (args.out / "retrieval.md").write_text("\n\n".join(md) + "\n")

@@ -20,9 +20,11 @@ Scores compared, each a weighted mean as ``adachunk run`` computes it:
 Per document: Kendall's tau-b between the score and the real value over the candidates, the
 regret (the best real value minus the real value of the score's pick, in points). Reported: the
 mean and median tau over documents, how many documents have tau > 0, the mean regret, and the
-real value of each selector's picks overall. Corpora: ``chroma-dev`` (Chroma's questions) and
-``clair`` (``adachunk eval generate`` questions, 20 per document, seed 0: a lexical proxy that
-shares its bias with ``rf``'s own probes, so tau there flatters ``rf``).
+real value of each selector's picks overall. The record keeps every candidate's metric values, pool
+order and chunk sizes (``scores``), so other selection rules can be replayed without rescoring.
+Corpora: ``chroma-dev`` (Chroma's questions) and ``clair`` (``adachunk eval generate`` questions, 20
+per document, seed 0: a lexical proxy that shares its bias with ``rf``'s own probes, so tau there
+flatters ``rf``).
 """
 
 from __future__ import annotations
@@ -138,7 +140,13 @@ def main() -> int:
         real = real_values(docs, qa, rp.policy, scored)
         res = analyse(scored, real, selectors)
         report[corpus] = {"selectors": selectors, "results": res,
-                          "real": {d: {n: round(v, 4) for n, v in by.items()} for d, by in real.items()}}
+                          "real": {d: {n: round(v, 4) for n, v in by.items()} for d, by in real.items()},
+                          "scores": {d: {n: {"metrics": {k: (round(v, 6) if v is not None else None)
+                                                         for k, v in sc.items()},
+                                             "order": i, "chunks": len(ch),
+                                             "mean_tokens": round(sum(c.tokens for c in ch) / max(1, len(ch)), 1)}
+                                         for i, (n, (sc, ch)) in enumerate(by.items())}
+                                     for d, by in scored.items()}}
         print(f"\n{corpus} ({len(docs)} documents, {len(qa.questions)} questions), profile {args.profile}")
         print(f"{'selector':<8} {'docs':>4} {'tau mean':>8} {'median':>7} {'tau>0':>6} {'regret pp':>9}")
         for label, r in res.items():

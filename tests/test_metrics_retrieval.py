@@ -47,7 +47,7 @@ def _paragraph_cuts(text: str, every: int) -> list[int]:
 
 
 def _ctx(doc: Document, **regime) -> MetricContext:
-    regime = {"queries": 24, **regime}
+    regime = {"queries": 24, "document_share": 1.0, **regime}  # budgets read whole unless a test says
     return MetricContext(doc, {"embedder": {"type": "hash.v1", "max_tokens": 40}}, retrieval=RetrievalSpec(**regime))
 
 
@@ -72,6 +72,23 @@ def test_paragraph_chunks_fit_better_than_random_cuts_and_giant_chunks():
     assert 0 <= giant.value < para.value <= 1 and ragged.value < para.value
     assert {(d["retriever"], d["budget"]) for d in para.detail} == {("dense", 120), ("bm25", 120)}
     assert para.reason == "24 probes"
+
+
+def test_document_share_reads_that_part_of_each_budget():
+    doc = Document(id="d", text=_text())
+    chunks = _chunks(doc.text, _paragraph_cuts(doc.text, 2))
+    shared = score_one("rf", chunks, _ctx(doc, retrievers=("dense", "bm25"), budgets=(400,), document_share=0.25))
+    whole = score_one("rf", chunks, _ctx(doc, retrievers=("dense", "bm25"), budgets=(100,)))
+    assert shared.value == whole.value
+    assert [(d["budget"], d["read"]) for d in shared.detail] == [(400, 100), (400, 100)]
+    assert [d["recall"] for d in shared.detail] == [d["recall"] for d in whole.detail]
+    assert RetrievalSpec().document_share == 0.25
+
+
+@pytest.mark.parametrize("share", [0, -0.5, 1.5])
+def test_document_share_outside_0_1_is_rejected(share):
+    with pytest.raises(ValueError, match="document_share"):
+        RetrievalSpec(document_share=share)
 
 
 def test_rf_is_the_mean_over_retrievers_and_budgets_and_deterministic():

@@ -15,6 +15,12 @@ as the profile's ``retrieval`` section says the reader will:
   that hands chunks to the model as they are); with ``pool``, all of it.
 * **budgets**: chunks are read in rank order while they fit, the last one truncated (no more
   than ``retrieval.k`` chunks when set); the probe scores the share of its answer passage read.
+  The probes retrieve among their own document's chunks only, while the index ranks them among
+  every document's, so each budget is scaled by ``retrieval.document_share`` (0.25 by default):
+  the part of the reader's budget a document's chunks get next to the others'. Read in full
+  within one document, a budget is generous enough that large chunks lose little; scaled, the
+  measure prefers the sizes that retrieve better corpus-wide (``bench/RESULTS.md``, "Retrieval
+  fit", the budget share).
 
 The value is the mean over probes, then over (retriever, budget) pairs; ``detail`` gives each
 pair. None when the document has no prose sentence to ask about.
@@ -126,6 +132,12 @@ def _hybrid(a: list[np.ndarray], b: list[np.ndarray]) -> list[np.ndarray]:
     return [rrf([x, y], RRF_K) for x, y in zip(a, b)]
 
 
+def document_budget(budget: int, share: float) -> int:
+    """The tokens of ``budget`` that one document's own chunks get (``retrieval.document_share``):
+    in the index, the other documents' chunks take the rest of the reader's budget."""
+    return max(1, round(budget * share))
+
+
 def read_share(order: Sequence[int], spans: Sequence[Span], tokens: Sequence[int], evidence: Sequence[Span],
                budget: int, k: int | None) -> float:
     """The share of ``evidence`` characters in the chunks read in ``order`` within ``budget``."""
@@ -166,8 +178,10 @@ class RetrievalFit(Metric):
         detail = []
         for r in regime.retrievers:
             for budget in regime.budgets:
-                shares = [read_share(order, spans, tokens, p.evidence, budget, regime.k)
+                read = document_budget(budget, regime.document_share)
+                shares = [read_share(order, spans, tokens, p.evidence, read, regime.k)
                           for p, order in zip(probes, ranked[r])]
-                detail.append({"retriever": r, "budget": budget, "recall": round(float(np.mean(shares)), 6)})
+                detail.append({"retriever": r, "budget": budget, "read": read,
+                               "recall": round(float(np.mean(shares)), 6)})
         value = float(np.mean([d["recall"] for d in detail]))
         return MetricResult(value, f"{len(probes)} probes", detail)
