@@ -246,8 +246,9 @@ class RetrievalSpec(Section):
         default=0.25, gt=0, le=1,
         description="the share of each budget the retrieval fit reads among one document's own chunks: rf ranks a "
         "document's chunks among themselves, while the index ranks them among every other document's, whose chunks "
-        "take part of the reader's budget (measured: 0.25 picks smaller chunks that retrieve better corpus-wide on "
-        "CLAIR and chroma-dev than 1, bench/RESULTS.md); 1 reads the whole budget within the document")
+        "take part of the reader's budget (measured: with 0.25 the default profile's winners retrieve corpus-wide as "
+        "well as with 1 on chroma-dev and better on CLAIR, bench/RESULTS.md); 1 reads the whole budget within the "
+        "document")
     queries: int = Field(
         default=32, ge=1, le=10**4,
         description="questions the retrieval fit asks per document (fewer when the document has fewer sentences)")
