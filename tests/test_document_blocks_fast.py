@@ -22,6 +22,10 @@ from adachunk.detect.markdown import parse_block_rows, parse_blocks
 from . import block_model_reference as ref
 from .conftest import EXAMPLES, clair_files
 
+
+#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
+pytestmark = pytest.mark.parity
+
 MODELS = [BlockModel(), BlockModel(footnotes="previous"), BlockModel(footnotes="none"),
           BlockModel(headings=False, lead_in=False), BlockModel(points=False, captions=False),
           BlockModel(reach=200)]

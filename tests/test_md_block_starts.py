@@ -11,6 +11,11 @@ from __future__ import annotations
 from adachunk.detect.markdown import _fast_list, _line_table
 from adachunk.detect.markdown import _mistletoe as mm
 
+import pytest  # noqa: E402
+
+#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
+pytestmark = pytest.mark.parity
+
 
 def _opens_in_fast_path(ch: str) -> bool:
     """Whether a line starting with ``ch`` may open a block other than a paragraph (Python path)."""

@@ -38,6 +38,10 @@ from .test_md_fast_parity import (CASES, CLAIR, EXAMPLES, _clair_texts, _package
                                   corpora_texts, lists, markdown)
 
 
+#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
+pytestmark = pytest.mark.parity
+
+
 @pytest.fixture(params=["jit", "python"])
 def compiled_top(request, monkeypatch):
     """Force the compiled top level on every text; ``python`` runs its loops uncompiled."""

@@ -32,6 +32,10 @@ from adachunk.detect.markdown import _offsets as mo
 from adachunk.detect import markdown as md
 from adachunk.detect.markdown import parse_blocks
 
+
+#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
+pytestmark = pytest.mark.parity
+
 ROOT = Path(__file__).resolve().parents[1]
 CLAIR = ROOT.parent / "shared" / "corpus" / "clair"
 EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if p.suffix in (".md", ".txt"))  # Markdown only

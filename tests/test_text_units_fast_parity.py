@@ -26,6 +26,10 @@ from adachunk.detect.text_units.line_break import LineBreakDetector, line_break_
 from adachunk.detect.text_units import SentenceDetector, WordDetector
 from adachunk.types import Document
 
+
+#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
+pytestmark = pytest.mark.parity
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 LINE_BREAK = r"\S[ \t]*\r?\n\s*"
 EXTRA = ("Cl.", "Sch", "Abs.", "The", "Annex", "e.g")
