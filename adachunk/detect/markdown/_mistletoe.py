@@ -31,8 +31,9 @@ from mistletoe import block_token as bt  # noqa: E402
 from mistletoe import block_tokenizer as btz  # noqa: E402
 from mistletoe import token as mtoken  # noqa: E402
 
+from ._offsets import _PIPE  # noqa: E402  (the unescaped pipe: the one cell delimiter of both)
+
 _LOCK = threading.RLock()
-_PIPE = re.compile(r"(?<!\\)\|")
 _DELIMITER_CELL = re.compile(r":?-+:?")
 _ATX_START = re.compile(r" {0,3}(#{1,6})(?=\s)")
 # A line on which only a paragraph can start or go on. What the other token types need at the
