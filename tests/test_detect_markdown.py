@@ -326,7 +326,7 @@ def test_detector_registered_filters_relabels_and_parses_once(monkeypatch):
     cls = detectors.get("markdown.block.v1")
     calls = []
     real = md.parse_block_rows
-    monkeypatch.setattr(md, "parse_block_rows", lambda text, engine="auto", **kw: calls.append(1) or real(text, engine, **kw))
+    monkeypatch.setattr(md, "parse_block_rows", lambda text, engine="auto": calls.append(1) or real(text, engine))
     ctx = DetectContext(DOC)
     h2 = cls(cls.Params(block="heading", levels=[2]), name="section")
     items = cls(cls.Params(block="list_item", levels=[2, 3]), name="sub_item")

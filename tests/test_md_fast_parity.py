@@ -202,6 +202,35 @@ CASES = {
     "wrapper in list": "- x\n  <Figure>\n  y\n  </Figure>\n",
     "front matter": "---\ntitle: x\n---\n# H\n\ntext\n",
     "unicode spaces": "a\u3000\n\u3000\n-\u3000x\n\u2028\n",
+    "digit lines": "2024 was a year\n1.5 million\n10. ten\n1234567890. long\n\n3) x\n",
+    "plain openers": "#tag\n-x\n+y\n*z*\n_a_\n=b\n`c`\n~d\n--e\n**f**\n\nnext\n",
+    "digit then list": "intro\n1. a\n2) b\n",
+    "ordered interrupts": "para\n2. b\n\npara\n1. a\n",
+    "list ends": "- a\n<!-- c -->\n- b\n> q\n- c\n# h\n- d\n\n2024\n",
+    "list lazy digits": "- a\n2024\n- b\n\n2025\n",
+    "list tab": "- a\n\tcont\n-\tb\n",
+    "list nbsp": "-\u00a0a\n1.\u00a0b\n- c\n\u00a0\n",
+    "list types": "- a\n+ b\n1. c\n2) d\n3) e\n",
+    "wrapper after list": "- a\n<Table>\n| x |\n|---|\n</Table>\n",
+    "comment after para": "para\n<!-- c -->\n\ntext\n",
+    "bom list": "\ufeff- a\n- b\n",
+    "bom digits": "\ufeff2024\ntext\n",
+    "mixed setext": "word\n-====\n\nmore\n=-=-\n\nlast\n-=x\n",
+    "fences": "```\n# x\n````\n\n~~~py\nx\n~~~~ \n```a`b\n``` x\n```y\n    ```\n",
+    "fence unclosed": "para\n\n```\ncode\n\n",
+    "fence word close": "```\ncode\n```python\nafter\n",
+    "fence tilde info": "~~~ a`b\nx\n   ~~~\n",
+    "tables": "| a | b |\n|:-|-:|\n| 1 | 2 |\ntext\n\n|x|\n|-|\n\n| a \\| b |\n|---|\n",
+    "table widths": "| a | b |\n|---|\n\n| a |\n--|--\n\n|a|b|\n|---|---|\n| 1\n# h\n",
+    "table enders": "| a |\n|---|\n| 1 |\n<!-- c -->\n| b |\n|---|\n> q\n",
+    "table one cell": "| a\n---\n|\n|-|\n",
+    "table empty cells": "|  |  |\n| - | - |\n|   | x |\n",
+    # after a blank line, an item ends at any line less indented than its content that cannot
+    # open an item (ListItem.read's interrupt and blank-line branches step back alike)
+    "list blank table": "- a\n- b\n\n| x | y |\n|---|---|\n| 1 | 2 |\n",
+    "list blank openers": "- a\n\n<div>\nx\n</div>\n\n* b\n\n```\ncode\n```\n\n1. c\n\n~~~\nz\n~~~\n",
+    "list blank spaces": "- a\n\n\u00a0 text\n\n- b\n\n \u3000y\n\n10. c\n\n   under\n\n- d\n\n    code\n",
+    "list blank pipe item": "- a\n\n- b | c\n\n| d |\n\n1. e\n\n2024 | x\n",
 }
 
 
@@ -357,9 +386,9 @@ def test_shipped_profiles_chunk_the_examples_identically(profile, unit, monkeypa
     real_init, used = md._Walker.__init__, []
 
     def chunk_with(engine: str) -> list[list[tuple[int, int, int]]]:
-        def init(self, lm, lines, wrappers, _engine="auto", table=None):
+        def init(self, lm, lines, wrappers, _engine="auto"):
             used.append(engine)
-            real_init(self, lm, lines, wrappers, engine, table)
+            real_init(self, lm, lines, wrappers, engine)
 
         monkeypatch.setattr(md._Walker, "__init__", init)
         out = []

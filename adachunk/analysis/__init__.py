@@ -37,9 +37,9 @@ from .store import current_store
 
 MARKDOWN_BLOCKS = ("markdown.blocks",)
 MARKDOWN_ROWS = ("markdown.block_rows",)
-# The text's code points and their property table, shared by the compiled passes of one
-# detection (the Markdown line table, the text-unit scan) and forgotten after it: four bytes a
-# character, not worth keeping for the document's lifetime.
+# The text's code points and their property table, made by the compiled text-unit scan for one
+# detection and forgotten after it: four bytes a character, not worth keeping for the
+# document's lifetime.
 CODE_POINTS = ("text.code_points",)
 
 

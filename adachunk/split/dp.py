@@ -41,7 +41,7 @@ def detect_all(policy: Policy, ctx: DetectContext) -> dict[str, SpanArrays]:
     if ctx.doc is not None:
         analysis = analysis_of(ctx.doc)
         found = analysis.structures(policy.detectors, ctx)
-        analysis.forget(CODE_POINTS)  # shared by this detection's compiled passes only
+        analysis.forget(CODE_POINTS)  # the text-unit scan's, for this detection only
         return found
     return {label: span_arrays(det.detect_arrays(ctx)) for label, det in policy.detectors.items()}
 

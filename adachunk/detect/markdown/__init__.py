@@ -27,18 +27,12 @@ If mistletoe fails (a 10,000-deep nested list exhausts the recursion limit), the
 re-parsed piece by piece and only the failing pieces fall back to a line-based scan.
 
 Engines: ``mistletoe`` runs mistletoe's block tokenizer for every block (the reference).
-``auto`` (the default) reads the top level of the document and of each wrapper itself, and
-every other block with mistletoe's readers at the same position:
-
-* a text of 2,000 code points or more, once Numba is loaded (or from 500,000), by compiled loops
-  (:mod:`adachunk.detect.markdown._compiled`): a line table made in one pass over the code points,
-  and a block reader for paragraphs of safe lines, ATX headings, one-line comments, lists of
-  one-paragraph items, fenced code and GFM tables (``tests/test_md_compiled_parity.py``);
-* any other text by :func:`adachunk.detect.markdown._fast.tokenize_top`: mistletoe's own loop, in
-  which plain paragraphs, ATX headings, one-line HTML blocks and lists of one-paragraph plain items
-  are read from a bulk line classification (``tests/test_md_fast_parity.py``).
-
-All give the same spans.
+``auto`` (the default) reads the top level of the document and of each wrapper with
+:func:`adachunk.detect.markdown._fast.tokenize_top`: mistletoe's own loop, in which plain paragraphs,
+ATX headings, one-line HTML blocks and lists of one-paragraph plain items are read from a bulk line
+classification, and every other block with mistletoe's readers at the same position
+(``tests/test_md_fast_parity.py``). Both give the same spans. Which line can open which block is
+one table, :mod:`adachunk.detect.markdown._block_starts`.
 """
 
 from __future__ import annotations
@@ -55,7 +49,7 @@ from pydantic import Field
 from ...analysis import MARKDOWN_BLOCKS, MARKDOWN_ROWS
 from ...registry import detectors
 from ...types import SpanArrays, Structure
-from . import _compiled, _fast, _line_scan, _line_table
+from . import _fast, _line_scan
 from . import _mistletoe as mm
 from . import _offsets as mo
 from ._mistletoe import bt
@@ -91,14 +85,13 @@ class _Walker:
     """Turns mistletoe parse buffers into spans (see the module docstring for the rules)."""
 
     def __init__(self, lm: mo.LineMap, lines: tuple[list[str], list[str]], wrappers: dict,
-                 engine: str = "auto", table: _compiled.LineTable | None = None):
+                 engine: str = "auto"):
         (self.lines, self.plain), self.lm, self.wrappers = lines, lm, wrappers
         self.out: list[mo.Row] = []
         # only the top level (of the text and of each wrapper) has a fast path: nested blocks
         # are always tokenized by mistletoe's readers
         self._fast = engine == "auto"
         self._tokenize = _fast.tokenize_top if self._fast else _tokenize_mistletoe
-        self._compiled = table if self._fast else None  # the compiled top level (long texts)
 
     def run(self, lo: int, hi: int) -> None:
         """Parse lines ``[lo, hi)`` and collect their blocks."""
@@ -107,10 +100,7 @@ class _Walker:
 
     def _top(self, lines: list[str], lo: int, hi: int) -> None:
         """The blocks of ``lines[lo:hi]``, read at the top level (of the text or a wrapper)."""
-        if self._compiled is not None:
-            self._compiled.read_top(self, lines, lo, hi)
-        else:
-            self._walk_top(self._tokenize(lines, lo, hi), hi)
+        self._walk_top(self._tokenize(lines, lo, hi), hi)
 
     def _walk_top(self, buf, bound: int) -> None:
         """:meth:`walk` outside any container; engine auto inlines the common blocks."""
@@ -218,7 +208,7 @@ def as_structures(rows: list[mo.Row]) -> list[Structure]:
 def shared_rows(ctx: Any) -> list[mo.Row]:
     """The document's parse as rows, made once per document for every consumer of ``ctx``
     (a detection or metric context, or a document analysis)."""
-    return ctx.memo(ROWS_KEY, lambda: parse_block_rows(ctx.text, memo=ctx.memo))
+    return ctx.memo(ROWS_KEY, lambda: parse_block_rows(ctx.text))
 
 
 def shared_blocks(ctx: Any) -> list[Structure]:
@@ -226,32 +216,21 @@ def shared_blocks(ctx: Any) -> list[Structure]:
     return ctx.memo(BLOCKS_KEY, lambda: as_structures(shared_rows(ctx)))
 
 
-def parse_block_rows(text: str, engine: Engine = "auto", memo=None) -> list[mo.Row]:
+def parse_block_rows(text: str, engine: Engine = "auto") -> list[mo.Row]:
     """:func:`parse_blocks` as ``(start, end, label, level)`` tuples (same order), without a
-    Structure per block. ``memo``: the document's memo (the compiled reader shares the code
-    points there)."""
+    Structure per block."""
     if engine not in ENGINES:
         raise ValueError(f"unknown Markdown engine {engine!r}: use one of {', '.join(ENGINES)}")
-    table = None
-    if engine == "auto" and _compiled.wanted(len(text)):
-        table = _compiled.LineTable(text, deep=MAX_DEPTH, memo=memo)
-    lm = mo.LineMap(text) if table is None else mo.LineMap.from_table(text, *table.line_map_fields())
+    lm = mo.LineMap(text)
     out: list[mo.Row] = []
     lo = 0
     fm = mo.front_matter_end(lm)
     if fm >= 0:
         out.append(lm.span("front_matter", 0, fm))
         lo = fm + 1
-    if table is None:
-        wrappers = mo.find_wrappers(lm, lo)
-    else:  # the line table knows the only lines the pre-scans' regexes can match
-        wrappers = mo.find_wrappers(lm, lo, (table.lines_with(_line_table.CLOSE_TAG),
-                                             table.lines_with(_line_table.WRAP_SCAN)))
-        table.force(wrappers)
-    lines = mo.mistletoe_lines(lm, lo, wrappers) if table is None else table.mistletoe_lines(lm, lo, wrappers)
-    walker = _Walker(lm, lines, wrappers, engine, table)
-    deep = mo.deep_lines(lm, lo, MAX_DEPTH,
-                         None if table is None else table.lines_with(_line_table.DEEP))
+    wrappers = mo.find_wrappers(lm, lo)
+    walker = _Walker(lm, mo.mistletoe_lines(lm, lo, wrappers), wrappers, engine)
+    deep = mo.deep_lines(lm, lo, MAX_DEPTH)
     if not deep:
         try:
             walker.run(lo, len(lm))
@@ -317,8 +296,8 @@ class MarkdownBlockDetector(Detector):
         engine: Engine = Field(
             default="auto",
             description="Block parser: 'auto' reads the common top-level blocks itself "
-            "(paragraphs, ATX headings, one-line comments, simple lists, fenced code and tables; "
-            "by compiled loops on long texts) and hands every other block to mistletoe; "
+            "(plain paragraphs, ATX headings, one-line HTML blocks, lists of one-paragraph "
+            "items) and hands every other block to mistletoe; "
             "'mistletoe' parses everything with mistletoe (the reference). Both give the same "
             "blocks; 'auto' is faster.",
         )

@@ -9,7 +9,7 @@ lines (C-level ``map``s) instead of through mistletoe's readers:
 
 * **a paragraph of plain lines ended by a blank line or the end**: ``Paragraph.read`` on a plain
   line takes the run of plain lines (no block can start on or interrupt at a plain line, see
-  :data:`~adachunk.detect.markdown._mistletoe._PLAIN_LINE`) and stops at the first line whose
+  :data:`~adachunk.detect.markdown._block_starts.PLAIN_LINE`) and stops at the first line whose
   ``strip()`` is empty. When the run ends on any other line, mistletoe reads it.
 * **an ATX heading** (``Heading`` is probed right after ``BlockCode``, which cannot start on a
   line holding a ``#`` in its first four characters); ``Heading.read`` takes one line.
@@ -36,17 +36,17 @@ entry-for-entry equality with mistletoe's buffer, and span-for-span equality of 
 
 from __future__ import annotations
 
-import re
 from itertools import compress, repeat
 from operator import contains, not_, or_
 
 from . import _mistletoe as mm
+from ._block_starts import ANYWHERE, opening
 from ._mistletoe import bt, btz
 from ._fast_list import SimpleItems, read_list
 from ._offsets import _WS, ITEM
 
 _ATX = mm._ATX_START
-_HTML_OPEN = re.compile(r" {0,3}<")  # nothing probed before Html starts on such a line
+_HTML_OPEN = opening("Html")  # "<" opens nothing probed before Html (_block_starts.OPENERS)
 
 
 def nonplain_lines(lines: list[str], lo: int, hi: int) -> list[int]:
@@ -57,7 +57,7 @@ def nonplain_lines(lines: list[str], lo: int, hi: int) -> list[int]:
     """
     sub = lines[lo:hi]
     no_opening = map(not_, map(mm._PLAIN_LINE.match, sub))
-    flags = map(or_, no_opening, map(contains, sub, repeat("|")))
+    flags = map(or_, no_opening, map(contains, sub, repeat(ANYWHERE)))
     return [*compress(range(lo, hi), flags), hi]
 
 
@@ -71,7 +71,8 @@ def tokenize_top(lines: list[str], lo: int, hi: int) -> list[tuple]:
     nonplain = nonplain_lines(lines, lo, hi)
     reader = _Reader(lines, lo, hi, buf)
     append = buf.append
-    Paragraph, Heading = mm.Paragraph, mm.Heading
+    Paragraph, Heading, Html = mm.Paragraph, mm.Heading, mm.Html
+    List, ThematicBreak = bt.List, bt.ThematicBreak
     k, pos = 0, lo
     while pos < hi:
         while nonplain[k] < pos:
@@ -93,28 +94,18 @@ def tokenize_top(lines: list[str], lo: int, hi: int) -> list[tuple]:
             append((Heading, (len(m.group(1)),), pos + 1))
             pos += 1
             continue
-        pos = step(reader, pos, line)
+        if _HTML_OPEN.match(line) and _html_one_line(line):
+            append((Html, None, pos + 1))
+            pos += 1
+            continue
+        if not ThematicBreak.start(line) and List.start(line):
+            got = read_list(reader, pos)
+            if got is not None:
+                append((List, got[0], pos + 1))
+                pos = got[1]
+                continue
+        pos = reader.probe(pos)
     return buf
-
-
-def step(reader: "_Reader", pos: int, line: str | None = None) -> int:
-    """:func:`tokenize_top`'s loop at a line that is neither ``"\\n"`` nor an ATX heading;
-    returns the next position (a plain line: ``line`` None, its paragraph read by mistletoe).
-
-    The compiled reader (:mod:`adachunk.detect.markdown._compiled`) calls it at the lines its rule
-    defers; the entry, if any, goes to ``reader.buf``.
-    """
-    if line is None:
-        return reader.paragraph(pos)
-    if _HTML_OPEN.match(line) and _html_one_line(line):
-        reader.buf.append((mm.Html, None, pos + 1))
-        return pos + 1
-    if not bt.ThematicBreak.start(line) and bt.List.start(line):
-        got = read_list(reader, pos)
-        if got is not None:
-            reader.buf.append((bt.List, got[0], pos + 1))
-            return got[1]
-    return reader.probe(pos)
 
 
 def _html_one_line(line: str) -> bool:
@@ -141,9 +132,7 @@ class _Reader:
 
     def _at(self, pos: int):
         if self._fw is None:  # made on first use: most documents never need one
-            lines = self.lines
-            part = lines.view(self.lo, self.hi) if hasattr(lines, "view") else lines[self.lo : self.hi]
-            self._fw = btz.FileWrapper(part, start_line=self.lo + 1)
+            self._fw = btz.FileWrapper(self.lines[self.lo : self.hi], start_line=self.lo + 1)
         self._fw.set_pos(pos - self.lo - 1)
         return self._fw
 

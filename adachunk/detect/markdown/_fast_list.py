@@ -14,17 +14,16 @@ blank one that belongs to the item, a non-plain lazy continuation line.
 
 from __future__ import annotations
 
-import re
-
 from . import _mistletoe as mm
+from ._block_starts import ANYWHERE, opening
 from ._mistletoe import bt
 
 _plain = mm._plain
 
 
-# After at most three spaces, a list marker's first character: Heading ("#"), Quote (">"),
-# CodeFence ("`", "~") and Html ("<") cannot start on such a line, GfmTable needs a "|".
-_MARKER_OPEN = re.compile(r" {0,3}[-+*0-9]")
+# After at most three spaces, a list marker's first character: Heading, Quote, CodeFence and
+# Html cannot start on such a line (their openers are other characters), GfmTable needs ANYWHERE.
+_MARKER_OPEN = opening("List")
 _breaking: tuple[list | None, list] = (None, [])  # (the _token_types they come from, tokens)
 
 
@@ -120,7 +119,7 @@ def _read_item(reader, i: int, prepend: int) -> tuple[int, int, tuple | None] | 
 
 def _interrupts(reader, j: int, line: str) -> bool:
     """Whether a paragraph interrupter of ``ListItem.read`` starts on line ``j`` (``line``)."""
-    if "|" not in line and _MARKER_OPEN.match(line):  # the next item's marker, usually
+    if ANYWHERE not in line and _MARKER_OPEN.match(line):  # the next item's marker, usually
         return bool(bt.ThematicBreak.start(line))
     fw = reader._at(j)
     return any(t.check_interrupts_paragraph(fw) for t in _breaking_tokens())

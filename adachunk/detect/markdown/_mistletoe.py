@@ -9,7 +9,7 @@ quadratic regexes, plus two fast paths that change no result:
   one, and none can interrupt a paragraph there (nor is it a setext underline or a thematic
   break), so the tokenizer and :class:`Paragraph` skip the dozen ``start`` /
   ``check_interrupts_paragraph`` probes mistletoe would run on it, all of which return False.
-  What each token type needs to start is listed at :data:`_PLAIN_LINE`.
+  What each token type needs to start is the table of :mod:`._block_starts`.
 
 mistletoe keeps its parser configuration in module globals and class attributes:
 :func:`mistletoe_state` swaps ours in for one parse at a time, under a lock, and restores them.
@@ -31,23 +31,21 @@ from mistletoe import block_token as bt  # noqa: E402
 from mistletoe import block_tokenizer as btz  # noqa: E402
 from mistletoe import token as mtoken  # noqa: E402
 
+from ._block_starts import ANYWHERE, PLAIN_LINE, opening  # noqa: E402
 from ._offsets import _PIPE  # noqa: E402  (the unescaped pipe: the one cell delimiter of both)
 
 _LOCK = threading.RLock()
 _DELIMITER_CELL = re.compile(r":?-+:?")
 _ATX_START = re.compile(r" {0,3}(#{1,6})(?=\s)")
-# A line on which only a paragraph can start or go on. What the other token types need at the
-# start of a line (after at most 3 spaces; more, or a tab, is indented code):
-#   heading "#", quote ">", fence "```"/"~~~", thematic break "-" "_" "*", list item "-" "+"
-#   "*" or an ASCII digit (LIST_RE/ITEM_RE below), HTML "<" (after any whitespace: _Html),
-#   setext underline "=" "-"; a table needs a "|" anywhere in its header line.
-_PLAIN_LINE = re.compile(r" {0,3}[^\s#>`~\-_*+0-9<=|]")
+# A line on which only a paragraph can start or go on (with no ANYWHERE character in it):
+# made from what each token type needs to start (_block_starts.OPENERS).
+_PLAIN_LINE = PLAIN_LINE
 LIST_RE = re.compile(r" {0,3}(?:[0-9]{1,9}[.)]|[+\-*])(?:[ \t]*$|[ \t]+)")
 ITEM_RE = re.compile(r"( {0,3})([0-9]{1,9}[.)]|[+\-*])($|\s+)")
 
 
 def _plain(line: str) -> bool:
-    return _PLAIN_LINE.match(line) is not None and "|" not in line
+    return _PLAIN_LINE.match(line) is not None and ANYWHERE not in line
 
 
 def _n_cells(cells: list[str]) -> int:
@@ -114,7 +112,7 @@ class Setext:
 class Html(bt.HtmlBlock):
     """mistletoe's HTML block behind a cheap test: its own start() runs six regexes per line."""
 
-    _maybe = re.compile(r"\s{0,3}<")
+    _maybe = opening("Html", lead=r"\s{0,3}")
 
     @classmethod
     def start(cls, line):
@@ -170,9 +168,9 @@ def _take_plain_run(lines, line_buffer: list[str]) -> None:
     lines.set_pos(j - 1)
 
 
-# A row opening with "|" (after at most 3 spaces) starts none of the enders: they need four
-# spaces or a tab (BlockCode) or one of "#>`~-_*+<" or a digit after at most three spaces.
-_PIPE_ROW = re.compile(r" {0,3}\|")
+# A row opening with "|" (after at most 3 spaces) starts none of the enders: "|" opens none of
+# them (_block_starts.OPENERS; BlockCode needs four spaces or a tab).
+_PIPE_ROW = opening("GfmTable")
 
 
 def _ends_table(lines) -> bool:

@@ -81,15 +81,6 @@ class LineMap:
         else:
             self.starts.pop()
 
-    @classmethod
-    def from_table(cls, text: str, starts: list[int], ends: list[int], blank: list[bool]) -> "LineMap":
-        """The map of ``text`` from lines found elsewhere (the compiled line table of
-        :mod:`adachunk.detect.markdown._line_table`): the same fields as ``LineMap(text)`` makes."""
-        lm = cls.__new__(cls)
-        lm.text, lm.starts, lm.ends, lm._blank = text, starts, ends, blank
-        lm._lines = None  # mistletoe's lines are split on demand (mistletoe_lines)
-        return lm
-
     def __len__(self) -> int:
         return len(self.starts)
 
@@ -180,25 +171,20 @@ def _lines_opening_with(lm: LineMap, tail: str, lo: int, flags: int) -> list[int
     return hits
 
 
-def deep_lines(lm: LineMap, lo: int, max_depth: int, candidates: list[int] | None = None) -> list[int]:
+def deep_lines(lm: LineMap, lo: int, max_depth: int) -> list[int]:
     """Lines from ``lo`` on whose container prefix may nest deeper than ``max_depth``.
 
     mistletoe recurses once (several frames) per nesting level, so such lines would exhaust
     the recursion limit, and slowly: they go to the line scan without trying mistletoe. The
     estimate counts the ``>`` and list markers that open the line, plus one level per two
     columns of indentation before them (a nested list needs at least two more columns).
-    ``candidates``: the sorted lines that open with ``max_depth`` characters of
-    ``_DEEP_CANDIDATE``'s class, when known (the compiled line table); else a regex finds them.
     """
     text, out = lm.text, []
     if lo >= len(lm):
         return out
     # A candidate is a line terminator followed by the long prefix (the first line: a "\n"
     # is pretended before it); terminators are matched by the regex, so no per-line loop.
-    if candidates is None:
-        hits = _lines_opening_with(lm, _DEEP_CANDIDATE % max_depth, lo, 0)
-    else:
-        hits = candidates[bisect_right(candidates, lo - 1):]
+    hits = _lines_opening_with(lm, _DEEP_CANDIDATE % max_depth, lo, 0)
     for i in hits:
         pos, end, markers, width = lm.starts[i], lm.ends[i], 0, 0
         while markers <= max_depth and (mk := _MARKER.match(text, pos, end)) is not None:
@@ -211,25 +197,21 @@ def deep_lines(lm: LineMap, lo: int, max_depth: int, candidates: list[int] | Non
     return out
 
 
-def mistletoe_lines(lm: LineMap, lo: int, wrappers: dict,
-                    lines: list[str] | None = None) -> tuple[list[str], list[str]]:
+def mistletoe_lines(lm: LineMap, lo: int, wrappers: dict) -> tuple[list[str], list[str]]:
     """The lines mistletoe reads: one per line of the text, each ending in ``\\n``.
 
     Replacements keep every line's length (so columns still match the original): NUL becomes
     U+FFFD as CommonMark asks, a leading BOM a space, front matter blank lines. The first list
     returned also has each HTML wrapper masked as an HTML comment, so that mistletoe treats it
     as one block across blank lines; the second keeps the wrappers' insides for their own parse.
-    ``lines``: those lines made elsewhere, before the replacements of front matter and wrappers
-    (a text without NUL or BOM; e.g. :class:`adachunk.detect.markdown._compiled.LazyLines`).
     """
     text = lm.text
-    if lines is None:
-        lines = lm.take_lines()  # the LineMap's own split, when the text needs no replacement
-        if lines is None or "\0" in text or text.startswith("\ufeff"):
-            lines = _replaced_lines(lm)
+    lines = lm.take_lines()  # the LineMap's own split, when the text needs no replacement
+    if lines is None or "\0" in text or text.startswith("\ufeff"):
+        lines = _replaced_lines(lm)
     for i in range(lo):
         lines[i] = "\n"
-    plain = lines.copy() if wrappers else lines
+    plain = list(lines) if wrappers else lines
     for open_, (close, _inside) in wrappers.items():
         lines[open_] = " " * (lm.content_start(open_) - lm.starts[open_]) + "<!--\n"
         for i in range(open_ + 1, close):
@@ -299,15 +281,11 @@ def front_matter_end(lm: LineMap) -> int:
     return -1
 
 
-def find_wrappers(lm: LineMap, first_line: int = 0,
-                  candidates: tuple[list[int], list[int]] | None = None) -> dict[int, tuple[int, bool]]:
+def find_wrappers(lm: LineMap, first_line: int = 0) -> dict[int, tuple[int, bool]]:
     """Find ``<Table>``…``</Table>`` and ``<Figure>``…``</Figure>`` wrappers (parsed-PDF format).
 
     CommonMark ends such an HTML block at the first blank line; the paper's documents use them
     as one unit that may hold blank lines and a Markdown table, so each becomes one block.
-
-    ``candidates``: the sorted lines holding ``</`` and those that may open with ``_WRAP_SCAN``
-    (supersets), when known (the compiled line table); else regexes over the text find them.
 
     Returns:
         ``{open_line: (close_line, parse_inside)}``. ``parse_inside`` is False when the closing
@@ -317,7 +295,8 @@ def find_wrappers(lm: LineMap, first_line: int = 0,
     if first_line >= len(lm):
         return {}
     closes: dict[str, list[int]] = {"table": [], "figure": []}
-    for line, m in _close_tags(lm, first_line, None if candidates is None else candidates[0]):
+    for m in _WRAP_CLOSE_ANY.finditer(text, lm.starts[first_line]):
+        line = lm.line_of(m.start())
         bucket = closes[m.group(1).lower()]
         if not bucket or bucket[-1] != line:
             bucket.append(line)
@@ -326,11 +305,7 @@ def find_wrappers(lm: LineMap, first_line: int = 0,
         return found
     # Only fence lines and opening tags matter: find them with one regex over the text (a
     # line terminator, or a pretended one before the first line, then the line's opening).
-    if candidates is None:
-        hits = _lines_opening_with(lm, _WRAP_SCAN, first_line, re.IGNORECASE)
-    else:
-        at_start = _after_terminator(_WRAP_SCAN, re.IGNORECASE)[2]
-        hits = [i for i in candidates[1] if i >= first_line and at_start.match(text, lm.starts[i])]
+    hits = _lines_opening_with(lm, _WRAP_SCAN, first_line, re.IGNORECASE)
     fence, skip_to = None, -1
     for i in hits:
         if i <= skip_to:
@@ -353,23 +328,3 @@ def find_wrappers(lm: LineMap, first_line: int = 0,
                 skip_to = close
     return found
 
-
-def _close_tags(lm: LineMap, first_line: int, lines: list[int] | None):
-    """``(line, match)`` for each ``_WRAP_CLOSE_ANY`` match from line ``first_line`` on, in order;
-    ``lines``: the lines holding ``</`` (where every match starts), when known."""
-    text = lm.text
-    if lines is None:
-        for m in _WRAP_CLOSE_ANY.finditer(text, lm.starts[first_line]):
-            yield lm.line_of(m.start()), m
-        return
-    match = _WRAP_CLOSE_ANY.match
-    for i in lines[bisect_right(lines, first_line - 1):]:
-        p, end = text.find("</", lm.starts[i], lm.ends[i]), lm.ends[i]
-        while p >= 0:
-            m = match(text, p)  # may run past the line: \s* takes line ends, as finditer's does
-            if m is not None:
-                yield i, m
-                p = m.end()
-            else:
-                p += 2
-            p = text.find("</", p, end) if p < end else -1
