@@ -11,12 +11,12 @@ not pay for the modules of ``adachunk tune``.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 from . import _gcpause
 from .ingest import read_document
-from .profile.resolve import ResolvedProfile, resolve
+from .profile.cached import load_profile
+from .profile.resolve import ResolvedProfile, resolve  # noqa: F401 - resolve: for the CLI (adachunk profile)
 from .split.dp import dp_chunk
 from .types import Chunk, Chunking, Document
 
@@ -48,7 +48,7 @@ SERVICES: dict[str, str] = {
     "ALLOW_REMOTE_ENV": "adachunk.split._llm_client:ALLOW_REMOTE_ENV",
     # run and search
     "run_corpus": "adachunk.runner:run_corpus",
-    "load_embedder": "adachunk.metrics.embedders:load_embedder",
+    "load_embedder": "adachunk.models.embedders:load_embedder",
     "open_sink": "adachunk.sink.vectors:open_sink",
     "read_index_meta": "adachunk.sink.vectors:read_index_meta",
     "expand_hits": "adachunk.enrich.expand:expand_hits",
@@ -62,8 +62,8 @@ SERVICES: dict[str, str] = {
     "context_for": "adachunk.metrics.suite:context_for",
     "score_chunking": "adachunk.metrics.suite:score_chunking",
     # models
-    "m2v": "adachunk.metrics.embedders.m2v:",
-    "resolve_model": "adachunk.metrics.embedders.st:resolve_model",
+    "m2v": "adachunk.models.embedders.m2v:",
+    "resolve_model": "adachunk.models.embedders.st:resolve_model",
     # profile, test
     "annotated_yaml": "adachunk.profile.tooling:annotated_yaml",
     "display_file": "adachunk.profile.tooling:display_file",
@@ -94,13 +94,13 @@ SERVICES: dict[str, str] = {
     "run_ab": "adachunk.report.ab:run_ab",
     "top_rules": "adachunk.report._ab_moves:top_rules",
     "eval_condition": "adachunk.evaluate.gate:parse_condition",
-    "parse_budget": "adachunk.evaluate.measures:parse_budget",
+    "parse_budget": "adachunk.retrieval.measures:parse_budget",
     "run_eval": "adachunk.evaluate.report:run_eval",
     "write_report": "adachunk.evaluate.report:write_report",
     "read_documents": "adachunk.evaluate.report:read_documents",
     "format_report": "adachunk.evaluate.table:format_report",
-    "generate_qa": "adachunk.evaluate.generate:generate_qa",
-    "write_qa": "adachunk.evaluate.generate:write_qa",
+    "generate_qa": "adachunk.retrieval.questions:generate_qa",
+    "write_qa": "adachunk.retrieval.questions:write_qa",
     "tune": "adachunk.tune:tune",
     "pooled": "adachunk.tune.output:pooled",
 }
@@ -123,49 +123,6 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     """The module's names, services included."""
     return sorted(set(globals()) | set(SERVICES))
-
-
-_SOLVER_KEYS = ("max_size", "min_size", "granularity", "tokenizer", "overlap", "chunk_cost", "target_size")
-_cache: dict[Any, tuple[tuple, ResolvedProfile]] = {}
-
-
-def _stamp(files: list[Path]) -> tuple:
-    out = []
-    for f in files:
-        try:
-            st = os.stat(f)
-            out.append((str(f), st.st_mtime_ns, st.st_size))
-        except OSError:
-            out.append((str(f), None, None))
-    return tuple(out)
-
-
-def load_profile(name_or_path: str | os.PathLike | ResolvedProfile = "default", **overrides: Any) -> ResolvedProfile:
-    """Load a builtin profile by name or a YAML file, with solver overrides (cached).
-
-    Args:
-        name_or_path: builtin name (``default``, ``darn``, ...) or a path, or an already
-            resolved profile (returned as is when there are no overrides).
-        **overrides: solver settings by their CLI names (``max_size``, ``min_size``,
-            ``granularity``, ``tokenizer``, ``overlap``, ``chunk_cost``, ``target_size``).
-
-    Raises:
-        ProfileErrors: the profile is invalid (every error, each with its location).
-    """
-    if isinstance(name_or_path, ResolvedProfile):
-        if not any(v is not None for v in overrides.values()):
-            return name_or_path
-        name_or_path = name_or_path.files[-1]
-    unknown = set(overrides) - set(_SOLVER_KEYS) - {"backend"}
-    if unknown:
-        raise TypeError(f"unknown override(s) {sorted(unknown)}; allowed: {list(_SOLVER_KEYS)}")
-    key = (str(name_or_path), tuple(sorted((k, v) for k, v in overrides.items() if v is not None)))
-    hit = _cache.get(key)
-    if hit is not None and _stamp(hit[1].files) == hit[0]:
-        return hit[1]
-    rp = resolve(name_or_path, **overrides)
-    _cache[key] = (_stamp(rp.files), rp)
-    return rp
 
 
 def chunk_document(doc: Document, profile: str | os.PathLike | ResolvedProfile = "default", *,

@@ -38,12 +38,12 @@ LAZY: dict[str, dict[str, str]] = {
         "rc_cut.v1": "adachunk.metrics.per_cut",
     },
     "embedders": {
-        "hash.v1": "adachunk.metrics.embedders", "model2vec.v1": "adachunk.metrics.embedders",
-        "sentence_transformers.v1": "adachunk.metrics.embedders",
+        "hash.v1": "adachunk.models.embedders", "model2vec.v1": "adachunk.models.embedders",
+        "sentence_transformers.v1": "adachunk.models.embedders",
     },
     "coref": {
-        "precomputed.v1": "adachunk.metrics.coref.precomputed", "heuristic.v1": "adachunk.metrics.coref.heuristic",
-        "maverick.v1": "adachunk.metrics.coref.maverick",
+        "precomputed.v1": "adachunk.models.coref.precomputed", "heuristic.v1": "adachunk.models.coref.heuristic",
+        "maverick.v1": "adachunk.models.coref.maverick",
     },
 }
 _loaded = False

@@ -13,12 +13,10 @@ relationships and the parent nodes themselves, LangChain documents get the ids i
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 from .enrich import enrich_records, parent_records
-from .sink.records import RECORD_FIELDS, chunk_record, embed_text
+from .sink.records import RECORD_FIELDS, chunk_record, embed_text, read_chunks_jsonl  # noqa: F401 - public here
 from .types import Chunk, Document
 
 # a node's metadata: the record's fields but the text itself, its size and the embedded prefix
@@ -44,17 +42,6 @@ def _records(items: Iterable[Chunk | dict[str, Any]], doc: Document | None, prof
         else:
             out.append(item)
     return enrich_records(out, doc, policy) if chunks else out
-
-
-def read_chunks_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
-    """Stream the chunk records of a ``chunks.jsonl`` file (or a run's output folder)."""
-    p = Path(path)
-    if p.is_dir():
-        p = p / "chunks.jsonl"
-    with open(p, encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
 
 
 def metadata(record: dict[str, Any]) -> dict[str, Any]:

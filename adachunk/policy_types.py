@@ -17,11 +17,23 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from .metrics.aggregate import WEIGHT_PRESETS
 from .types import METRIC_KEYS
 
 MetricKey = Literal[METRIC_KEYS]  # type: ignore[valid-type]  # the metric names
-WeightPreset = Literal["balanced", "finance", "legal", "support", "technical"]
+# Metric-weight presets per scenario (``metrics.weights: finance`` in a profile). ``balanced`` is
+# the paper's equal-weight mean; the others move weight to the metric that scenario's readers
+# pay for: whole tables and statements (BI) in finance, whole articles and their references
+# (BI + RC) in legal texts, whole code blocks and procedures (BI, SC) in technical documentation,
+# answers that read well in their surrounding context (DCC) in customer support.
+# Each preset sums to 1 so scores stay comparable across presets.
+WEIGHT_PRESETS: dict[str, dict[str, float]] = {
+    "balanced": {"sc": 0.2, "bi": 0.2, "rc": 0.2, "icc": 0.2, "dcc": 0.2},
+    "finance": {"sc": 0.15, "bi": 0.4, "rc": 0.15, "icc": 0.15, "dcc": 0.15},
+    "legal": {"sc": 0.1, "bi": 0.3, "rc": 0.3, "icc": 0.15, "dcc": 0.15},
+    "support": {"sc": 0.15, "bi": 0.15, "rc": 0.15, "icc": 0.15, "dcc": 0.4},
+    "technical": {"sc": 0.25, "bi": 0.35, "rc": 0.1, "icc": 0.15, "dcc": 0.15},
+}
+WeightPreset = Literal[tuple(WEIGHT_PRESETS)]  # type: ignore[valid-type]  # the preset names
 
 
 class Section(BaseModel):

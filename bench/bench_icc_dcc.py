@@ -94,7 +94,7 @@ def score_document(doc, policy, embedder: dict, times: dict, keys=("sc", "bi", "
     """Every metric for the four candidates of ``doc``; adds seconds per metric to ``times``."""
     from adachunk.metrics.coherence import ContextualCoherence, DCCParams
     from adachunk.metrics.cohesion import IntrachunkCohesion
-    from adachunk.metrics.embedders import span_embeddings
+    from adachunk.models.embedders import span_embeddings
     from adachunk.metrics.suite import score_one
 
     t0 = time.perf_counter()
@@ -187,7 +187,7 @@ def main() -> int:
         print("../shared/corpus/clair is not available", file=sys.stderr)
         return 1
     from adachunk.api import load_profile
-    from adachunk.metrics.embedders import load_embedder
+    from adachunk.models.embedders import load_embedder
 
     policy = load_profile("paper").policy
     spec = EMBEDDERS[args.embedder]

@@ -39,7 +39,7 @@ class Counter:
     """Counts the texts given to the embedding model (``encode``) in this process."""
 
     def __init__(self):
-        from adachunk.metrics.embedders.hashing import HashEmbedder
+        from adachunk.models.embedders.hashing import HashEmbedder
 
         self.n = 0
         original = HashEmbedder.encode

@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from adachunk.ingest import read_document  # noqa: E402
-from adachunk.metrics.coref import _spacy, get_backend  # noqa: E402
-from adachunk.metrics.coref.base import validate_pairs  # noqa: E402
-from adachunk.metrics.coref.heuristic import PRONOUNS  # noqa: E402
+from adachunk.models.coref import _spacy, get_backend  # noqa: E402
+from adachunk.models.coref.base import validate_pairs  # noqa: E402
+from adachunk.models.coref.heuristic import PRONOUNS  # noqa: E402
 
 CLAIR = ROOT.parent / "shared" / "corpus" / "clair"
 CHUNKINGS = ("page", "para_2400", "para_5000", "hard_1000")
@@ -154,7 +154,7 @@ class XrennerPairs:
     def pairs(self, doc):
         from types import SimpleNamespace
 
-        from adachunk.metrics.coref.maverick import clusters_to_pairs
+        from adachunk.models.coref.maverick import clusters_to_pairs
 
         clusters, self.failed = {}, 0
         for w, (start, end, _) in enumerate(_spacy.char_windows(doc.text, 4000, overlap=0)):

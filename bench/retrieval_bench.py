@@ -126,7 +126,7 @@ def _chonkie_semantic(size: int) -> Splitter:
     from chonkie import SemanticChunker
     from chonkie.embeddings import SentenceTransformerEmbeddings
 
-    from adachunk.metrics.embedders import load_embedder
+    from adachunk.models.embedders import load_embedder
 
     model = load_embedder(None).model  # the bundled MiniLM, loaded offline
     return _chonkie_spans(SemanticChunker(embedding_model=SentenceTransformerEmbeddings(model), chunk_size=size))

@@ -11,10 +11,10 @@ import textwrap
 import pytest
 
 from adachunk.errors import ProfileError
-from adachunk.metrics.coref import _spacy, get_backend
-from adachunk.metrics.coref import maverick as mv
-from adachunk.metrics.coref.base import PairSet
-from adachunk.metrics.coref.heuristic import HeuristicBackend, HeuristicParams
+from adachunk.models.coref import _spacy, get_backend
+from adachunk.models.coref import maverick as mv
+from adachunk.models.coref.base import PairSet
+from adachunk.models.coref.heuristic import HeuristicBackend, HeuristicParams
 from adachunk.registry import coref
 from adachunk.types import Document
 

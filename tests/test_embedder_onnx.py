@@ -1,6 +1,6 @@
 """The ONNX runtime of ``sentence_transformers.v1``: the torch model's vectors, without torch.
 
-What the runtime promises (``adachunk/metrics/embedders/_onnx.py``): the same vectors, lengths,
+What the runtime promises (``adachunk/models/embedders/_onnx.py``): the same vectors, lengths,
 token starts and input limit as sentence-transformers, one export per model kept in the start-up
 cache, and torch for every model it does not reproduce exactly.
 """
@@ -14,8 +14,8 @@ import pytest
 from pydantic import ValidationError
 
 from adachunk.errors import ProfileError
-from adachunk.metrics.embedders import load_embedder
-from adachunk.metrics.embedders.st import STParams
+from adachunk.models.embedders import load_embedder
+from adachunk.models.embedders.st import STParams
 
 TEXTS = [
     "A man is eating food.", "\n\n", "Les données sont traitées de manière licite, loyale et transparente.",
@@ -65,7 +65,7 @@ def test_the_default_runtime_is_onnx_where_it_applies():
 
 
 def test_a_second_load_reads_the_cached_export(both, monkeypatch):
-    from adachunk.metrics.embedders import _onnx
+    from adachunk.models.embedders import _onnx
 
     def no_export(folder):
         raise AssertionError("exported again")
@@ -104,13 +104,13 @@ MEAN = {"pooling_mode_mean_tokens": True, "pooling_mode_cls_token": False}
     ([TRANSFORMER, POOLING, NORMALIZE], MEAN, None, False, None),  # no tokenizer.json
 ])
 def test_only_plain_models_run_on_onnx(tmp_path, modules, pooling, st_config, tokenizer, expected):
-    from adachunk.metrics.embedders._onnx import plain_model
+    from adachunk.models.embedders._onnx import plain_model
 
     assert plain_model(_folder(tmp_path, modules, pooling, st_config, tokenizer)) == expected
 
 
 def test_auto_falls_back_to_torch_and_onnx_says_why(monkeypatch):
-    from adachunk.metrics.embedders import _onnx
+    from adachunk.models.embedders import _onnx
 
     monkeypatch.setattr(_onnx, "plain_model", lambda folder: None)
     assert _minilm()._load_onnx() is None  # auto: torch, silently

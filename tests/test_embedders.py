@@ -7,10 +7,10 @@ import pytest
 from pydantic import ValidationError
 
 from adachunk.errors import ProfileError
-from adachunk.metrics.embedders import Embedder, SpanEmbeddings, load_embedder, normalise, validate_spec
-from adachunk.metrics.embedders.base import plan_batches
-from adachunk.metrics.embedders.hashing import HashEmbedder, HashParams
-from adachunk.metrics.embedders.pooling import GridBuilder, ModelTokenCounter, pieces_of
+from adachunk.models.embedders import Embedder, SpanEmbeddings, load_embedder, normalise, validate_spec
+from adachunk.models.embedders.base import plan_batches
+from adachunk.models.embedders.hashing import HashEmbedder, HashParams
+from adachunk.models.embedders.pooling import GridBuilder, ModelTokenCounter, pieces_of
 from adachunk.registry import embedders
 
 
@@ -99,7 +99,7 @@ def test_plan_batches_sorts_by_length_and_trades_padding_against_batch_count():
 
 
 def test_sentence_transformers_params_validate_threads_and_quantize():
-    from adachunk.metrics.embedders.st import STParams
+    from adachunk.models.embedders.st import STParams
 
     assert STParams().quantize == "none"
     with pytest.raises(ValidationError):
@@ -112,7 +112,7 @@ def test_sentence_transformers_params_validate_threads_and_quantize():
 
 
 def test_default_threads_follow_omp_num_threads(monkeypatch):
-    from adachunk.metrics.embedders.st import default_threads
+    from adachunk.models.embedders.st import default_threads
 
     monkeypatch.setenv("OMP_NUM_THREADS", "1")  # a process-pool worker: no nested parallelism
     assert default_threads() == 1
@@ -225,7 +225,7 @@ def test_real_minilm_offline_sanity_and_pooling():
 
 def test_models_distill_reuses_an_existing_model_and_prints_its_path(tmp_path, capsys, monkeypatch):
     from adachunk.cli.main import main
-    from adachunk.metrics.embedders import m2v
+    from adachunk.models.embedders import m2v
 
     monkeypatch.setenv("ADACHUNK_CACHE_DIR", str(tmp_path))
     target = tmp_path / "models" / "m2v-minilm-128"

@@ -10,9 +10,9 @@ import pytest
 
 from adachunk.errors import InputError
 from adachunk.evaluate import evaluate_chunks, load_qa, load_qa_files
-from adachunk.evaluate.measures import budget_key, measure_keys, question_measures, take
-from adachunk.evaluate.retrievers import embed_cached
-from adachunk.metrics.embedders import load_embedder
+from adachunk.retrieval.measures import budget_key, measure_keys, question_measures, take
+from adachunk.retrieval.retrievers import embed_cached
+from adachunk.models.embedders import load_embedder
 from adachunk.types import Chunk, Document
 
 DOC = [0, 0, 0, 1]

@@ -8,7 +8,7 @@ import pytest
 
 from adachunk.evaluate import (Budget, check_gate, evaluate_chunks, paired_delta, parse_budget, parse_condition,
                                prob_best, questions_needed, rrf, selection, tokenize)
-from adachunk.evaluate.measures import covered_chars, question_measures, take
+from adachunk.retrieval.measures import covered_chars, question_measures, take
 from adachunk.evaluate.qa import QASet, Question
 from adachunk.types import Chunk
 
@@ -181,7 +181,7 @@ def test_evaluate_chunks_bm25_scopes_and_rows():
 def test_span_tokens_equal_tokenising_each_span():
     import random
 
-    from adachunk.evaluate.retrievers import span_tokens
+    from adachunk.retrieval.retrievers import span_tokens
 
     text = "".join(p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.md")))
     text += " Straße 412,860.5 a_b ab12 x.12 9.7% «ﬁn» "

@@ -10,7 +10,7 @@ import pytest
 
 from adachunk.errors import InputError
 from adachunk.evaluate import generate_qa, load_qa, locate_answer
-from adachunk.evaluate.generate import sentences
+from adachunk.retrieval.questions import sentences
 from adachunk.ingest import read_document
 from adachunk.types import Document
 

@@ -12,7 +12,7 @@ from adachunk.metrics.base import MetricContext
 from adachunk.metrics.cohesion import ICCParams, IntrachunkCohesion, chunk_pieces
 from adachunk.metrics.coherence import (ContextualCoherence, DCCParams, Window, build_windows,
                                         kept_windows)
-from adachunk.metrics.embedders import Embedder, span_embeddings
+from adachunk.models.embedders import Embedder, span_embeddings
 from adachunk.registry import metrics
 from adachunk.split.assemble import build_chunks
 from adachunk.types import Document

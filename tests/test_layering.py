@@ -1,7 +1,15 @@
-"""The layering contracts cover every module, and the CLI's door (``adachunk.api``) opens."""
+"""The layering contracts of ``pyproject.toml`` hold for every import, module-level or inside a
+function; moved modules keep their old import paths; the CLI's door (``adachunk.api``) opens.
+
+``lint-imports`` checks the same contracts in ``.ci/run``; this walk reads them from the same
+file (one source of truth) so that ``pytest`` alone fails on an import that goes up a layer.
+"""
 
 from __future__ import annotations
 
+import ast
+import importlib
+import pickle
 import tomllib
 from pathlib import Path
 
@@ -17,44 +25,33 @@ PACKAGE = Path(adachunk.__file__).resolve().parent
 def _top_level_modules() -> set[str]:
     names = {p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
     names |= {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
-    return {f"adachunk.{n}" for n in names}
+    return names
+
+
+def _contracts() -> list[dict]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
 
 
 def _contract(prefix: str) -> dict:
-    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
-    (found,) = [c for c in contracts if c["name"].startswith(prefix)]
+    (found,) = [c for c in _contracts() if c["name"].startswith(prefix)]
     return found
 
 
-@pytest.mark.parametrize("prefix, allowed", [
-    ("the solver imports nothing", {"adachunk.solve", "adachunk._jit"}),
-    ("the CLI reaches the library only through", {"adachunk.cli", "adachunk.api", "adachunk.errors", "adachunk.types"}),
-])
-def test_only_contracts_forbid_every_other_module(prefix, allowed):
-    # a new module must be placed on one side or the other, or the contract silently allows it
-    contract = _contract(prefix)
-    forbidden = set(contract["forbidden_modules"])
-    assert not forbidden & allowed
-    assert forbidden | allowed == _top_level_modules()
-
-
-@pytest.mark.parametrize("name", sorted(api.SERVICES))
-def test_every_service_of_the_api_resolves(name):
-    assert getattr(api, name) is not None
-    assert name in dir(api)
-
-
-def test_unknown_api_names_are_attribute_errors():
-    with pytest.raises(AttributeError, match="no attribute 'nope'"):
-        api.nope  # noqa: B018
-
+def _layers() -> list[tuple[list[str], bool]]:
+    """The layers contract as ``(names, independent)`` per layer, highest first (import-linter's
+    syntax: ``a | b`` independent siblings, ``a : b`` siblings that may import each other)."""
+    (contract,) = [c for c in _contracts() if c["type"] == "layers"]
+    assert contract["containers"] == ["adachunk"]
+    out = []
+    for layer in contract["layers"]:
+        sep = ":" if ":" in layer else "|"
+        out.append(([name.strip() for name in layer.split(sep)], sep == "|"))
+    return out
 
 
 def _imported_modules(source: str, package: str) -> set[str]:
     """Every module ``source`` imports, at module level or inside a function, as absolute names
     (``package``: the package relative imports start from)."""
-    import ast
-
     out: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
@@ -68,16 +65,136 @@ def _imported_modules(source: str, package: str) -> set[str]:
     return out
 
 
-def test_analysis_imports_no_stage_even_lazily():
-    # lint-imports reads the contract; this also catches an import inside a function body
-    forbidden = _contract("the analysis layer imports no stage")["forbidden_modules"]
-    for path in sorted((PACKAGE / "analysis").glob("*.py")):
-        found = _imported_modules(path.read_text(encoding="utf-8"), "adachunk.analysis")
-        bad = sorted(m for m in found for f in forbidden if m == f or m.startswith(f + "."))
-        assert not bad, f"{path.name} imports {bad}"
+def _upward_imports(source: str, module: str, is_package: bool = False) -> list[str]:
+    """The imports of ``source`` (the code of ``module``) that break the layers contract: into a
+    higher layer, or into an independent sibling of the same layer."""
+    rank, independent = {}, {}
+    for i, (names, indep) in enumerate(_layers()):
+        for name in names:
+            rank[name], independent[name] = i, indep
+    package = module if is_package else module.rpartition(".")[0]
+    own = module.split(".")[1]
+    bad = []
+    for target in sorted(_imported_modules(source, package)):
+        parts = target.split(".")
+        if parts[0] != "adachunk" or len(parts) < 2 or parts[1] not in rank or parts[1] == own:
+            continue  # another package, the root itself, a name imported from it, or its own module
+        other = parts[1]
+        if rank[other] < rank[own] or (rank[other] == rank[own] and independent[own]):
+            bad.append(target)
+    return bad
+
+
+def _modules() -> list[tuple[Path, str, bool]]:
+    """Every module of the package: its file, dotted name and whether it is a package."""
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = ["adachunk", *path.relative_to(PACKAGE).with_suffix("").parts]
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        if len(parts) > 1:  # the root __init__ is the container, in no layer
+            out.append((path, ".".join(parts), is_package))
+    return out
+
+
+def test_the_layers_place_every_top_level_module_once():
+    # import-linter's `exhaustive` says the same; this says it without running lint-imports
+    placed = [name for names, _ in _layers() for name in names]
+    assert len(placed) == len(set(placed))
+    assert set(placed) == _top_level_modules()
+
+
+def test_every_import_goes_down_the_layers_even_inside_a_function():
+    bad = {}
+    for path, module, is_package in _modules():
+        found = _upward_imports(path.read_text(encoding="utf-8"), module, is_package)
+        if found:
+            bad[str(path.relative_to(PACKAGE))] = found
+    assert not bad, f"imports that go up the layers of pyproject.toml: {bad}"
+
+
+def test_the_walk_catches_an_upward_import_inside_a_function():
+    source = "from ..types import Document\n\ndef f():\n    from ..detect.markdown import parse\n    from .. import split\n"
+    found = _upward_imports(source, "adachunk.analysis.keys")
+    assert {"adachunk.detect.markdown", "adachunk.split"} <= set(found) and "adachunk.types" not in found
+    # a sibling of an independent layer is as forbidden as a higher layer
+    assert _upward_imports("def f():\n    from ..split import dp\n", "adachunk.metrics.size") == \
+        ["adachunk.split", "adachunk.split.dp"]
 
 
 def test_import_walker_sees_lazy_relative_imports():
     source = "from ..types import Document\n\ndef f():\n    from ..detect.markdown import parse\n    from .. import split\n"
     found = _imported_modules(source, "adachunk.analysis")
     assert {"adachunk.types", "adachunk.detect.markdown", "adachunk.split"} <= found
+
+
+@pytest.mark.parametrize("prefix, allowed", [
+    ("the CLI reaches the library only through", {"cli", "api", "errors", "types"}),
+])
+def test_only_contracts_forbid_every_other_module(prefix, allowed):
+    # a new module must be placed on one side or the other, or the contract silently allows it
+    forbidden = {m.removeprefix("adachunk.") for m in _contract(prefix)["forbidden_modules"]}
+    assert not forbidden & allowed
+    assert forbidden | allowed == _top_level_modules()
+
+
+def test_the_cli_imports_only_its_door_even_inside_a_function():
+    allowed = {"adachunk", "adachunk.cli", "adachunk.api", "adachunk.errors", "adachunk.types"}
+    bad = {}
+    for path, module, is_package in _modules():
+        if not module.startswith("adachunk.cli"):
+            continue
+        package = module if is_package else module.rpartition(".")[0]
+        found = sorted(m for m in _imported_modules(path.read_text(encoding="utf-8"), package)
+                       if m.startswith("adachunk.") and ".".join(m.split(".")[:2]) not in allowed
+                       and m.split(".")[1] in _top_level_modules())
+        if found:
+            bad[path.name] = found
+    assert not bad
+
+
+# old path -> where the module moved (the old one is an alias of the new, see the shims)
+MOVED = {
+    "adachunk.metrics.embedders": "adachunk.models.embedders",
+    "adachunk.metrics.embedders.st": "adachunk.models.embedders.st",
+    "adachunk.metrics.embedders.spans": "adachunk.models.embedders.spans",
+    "adachunk.metrics.coref": "adachunk.models.coref",
+    "adachunk.metrics.coref.heuristic": "adachunk.models.coref.heuristic",
+    "adachunk.evaluate.retrievers": "adachunk.retrieval.retrievers",
+    "adachunk.evaluate.measures": "adachunk.retrieval.measures",
+    "adachunk.evaluate.generate": "adachunk.retrieval.questions",
+}
+
+
+@pytest.mark.parametrize("old, new", sorted(MOVED.items()))
+def test_a_moved_module_is_the_same_object_at_its_old_path(old, new):
+    assert importlib.import_module(old) is importlib.import_module(new)
+
+
+def test_a_pickle_made_before_the_move_loads():
+    from adachunk.models.embedders.hashing import HashEmbedder
+
+    old = pickle.dumps(HashEmbedder, protocol=0).replace(b"adachunk.models.", b"adachunk.metrics.")
+    assert b"adachunk.metrics.embedders.hashing" in old
+    assert pickle.loads(old) is HashEmbedder
+
+
+def test_the_models_read_the_detectors_text_structure_as_lent():
+    from adachunk.detect.markdown import parse_blocks
+    from adachunk.detect.text_units import split_sentences
+    from adachunk.models import structure
+
+    assert structure.lent(structure.MARKDOWN_BLOCKS) is parse_blocks
+    assert structure.lent(structure.SENTENCES) is split_sentences
+
+
+@pytest.mark.parametrize("name", sorted(api.SERVICES))
+def test_every_service_of_the_api_resolves(name):
+    assert getattr(api, name) is not None
+    assert name in dir(api)
+
+
+def test_unknown_api_names_are_attribute_errors():
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        api.nope  # noqa: B018

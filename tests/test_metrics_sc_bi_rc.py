@@ -10,11 +10,11 @@ import pytest
 from adachunk.errors import AdachunkWarning
 from adachunk.types import METRIC_KEYS
 
-from adachunk.metrics import coref as coref_pkg
+from adachunk.models import coref as coref_pkg
 from adachunk.metrics.base import MetricContext
 from adachunk.metrics.blocks import BIParams, BlockIntegrity, markdown_blocks
-from adachunk.metrics.coref import NO_BACKEND, CorefBackend, PairSet, get_backend, validate_pairs
-from adachunk.metrics.coref.precomputed import PrecomputedBackend
+from adachunk.models.coref import NO_BACKEND, CorefBackend, PairSet, get_backend, validate_pairs
+from adachunk.models.coref.precomputed import PrecomputedBackend
 from adachunk.metrics.references import ReferencesCompleteness
 from adachunk.metrics.size import SizeCompliance
 from adachunk.metrics.suite import score_chunking
@@ -277,7 +277,7 @@ def test_auto_prefers_precomputed_then_offline_defaults(monkeypatch):
     fallbacks = (("test.absent.v1", __name__), ("test.counting.v1", __name__))
     monkeypatch.setattr(coref_pkg, "OFFLINE_DEFAULTS", fallbacks)
     assert isinstance(get_backend(None, plain), CountingBackend)  # the unavailable one is skipped
-    monkeypatch.setattr(coref_pkg, "OFFLINE_DEFAULTS", (("nope.v1", "adachunk.metrics.coref.nope"),))
+    monkeypatch.setattr(coref_pkg, "OFFLINE_DEFAULTS", (("nope.v1", "adachunk.models.coref.nope"),))
     assert get_backend({"type": "auto"}, plain) is None
     res = rc(plain, tile(plain, [17]), coref={"type": "auto"})
     assert res.value is None and res.reason == NO_BACKEND

@@ -13,7 +13,7 @@ from adachunk.detect.base import DetectContext
 from adachunk.errors import AdachunkWarning, ProfileErrors
 from adachunk.ingest import read_document
 from adachunk.metrics.blocks import gold_blocks
-from adachunk.metrics.coref import CorefBackend, PairSet
+from adachunk.models.coref import CorefBackend, PairSet
 from adachunk.metrics.suite import context_for, score_chunking
 from adachunk.registry import coref
 from adachunk.report._ab_moves import explain_moves

@@ -107,7 +107,7 @@ def test_several_field_errors_come_together_and_name_the_component():
 
 
 def test_a_forced_code_covers_every_problem():
-    from adachunk.metrics.coref import get_backend
+    from adachunk.models.coref import get_backend
 
     with pytest.raises(ProfileError) as err:
         get_backend({"type": "heuristic.v1", "sentencez": 2}, Document(id="d", text="x"))

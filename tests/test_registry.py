@@ -47,7 +47,7 @@ def test_chunking_imports_neither_lark_nor_the_metrics():
     code = ("import sys; import adachunk; "
             "c = adachunk.chunk_text('# T\\n\\nHello world. Bye now.\\n', max_size=8, min_size=0); "
             "print(len(c) > 0, [m for m in ('lark', 'adachunk.detect.grammar', 'adachunk.metrics.cohesion',"
-            " 'adachunk.metrics.coherence', 'adachunk.metrics.coref.heuristic', 'adachunk.split.llm_regex',"
+            " 'adachunk.metrics.coherence', 'adachunk.models.coref.heuristic', 'adachunk.split.llm_regex',"
             " 'adachunk.split.semantic', 'adachunk.ingest.pdf') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "True []"

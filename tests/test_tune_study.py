@@ -299,7 +299,7 @@ def test_qa_budget_reaches_the_retrieval_and_the_study_signature(tmp_path, monke
     """`--qa-budget` is handed to evaluate_chunks, and a study with another budget is ADA317."""
     pytest.importorskip("adachunk.evaluate")
     from adachunk import evaluate
-    from adachunk.evaluate.measures import Budget
+    from adachunk.retrieval.measures import Budget
     from tests.conftest import EXAMPLES
 
     seen = []

@@ -10,7 +10,7 @@ The pairs come from the profile's coreference backend (``backend: metrics``, the
 ``metrics.coref`` section, i.e. the document's precomputed pairs, the offline heuristic or
 maverick), from the document alone (``backend: precomputed``: the pairs that ship with it, no
 resolver ever runs, so chunking stays as fast as without pairs) or from a backend named here.
-They are computed once per document and spec and shared with the RC metric (:func:`adachunk.metrics.coref.pairs_for`): the resolver never runs
+They are computed once per document and spec and shared with the RC metric (:func:`adachunk.models.coref.pairs_for`): the resolver never runs
 twice. Pairs with offsets outside the text are dropped with a counted warning, as RC does; a
 document without pairs has no structures.
 """
@@ -63,7 +63,7 @@ class CorefPairDetector(Detector):
 
     def spans(self, ctx: DetectContext) -> list[tuple[int, int]]:
         """The pair spans (the pairs are computed once per document and backend)."""
-        from ..metrics.coref import pairs_for
+        from ..models.coref import pairs_for
 
         backend = self.params.backend
         doc = ctx.document()

@@ -10,7 +10,7 @@ so a ``const`` rule on it costs ``k × scale`` at that junction: 0 where the nei
 more similar than ``floor`` (a topic shift, a good place to cut), ``levels × scale`` where they
 are identical. Positions inside a unit get nothing (other rules price them).
 
-The embeddings come from the document's span cache (:mod:`adachunk.metrics.embedders.spans`),
+The embeddings come from the document's span cache (:mod:`adachunk.models.embedders.spans`),
 the same one ICC and DCC read; with ``units: blocks`` the units are exactly the block pieces
 ICC embeds, so in ``adachunk run`` the vectors are computed once for both. The embedder is the
 profile's ``metrics.embedder`` unless this structure names one.
@@ -31,7 +31,7 @@ from .base import DetectContext, Detector, DetectorParams
 def unit_spans(ctx: DetectContext, units: str) -> list[tuple[int, int]]:
     """Adjacent units tiling the text from the first unit's start: ``[s_k, s_{k+1})``."""
     if units == "blocks":
-        from ..metrics.embedders.blocks import block_starts
+        from ..models.embedders.blocks import block_starts
 
         starts = block_starts(ctx.document(), "auto", ctx.memo)[0]
     else:
@@ -71,7 +71,7 @@ class SemanticShiftDetector(Detector):
 
     def spans(self, ctx: DetectContext) -> tuple[np.ndarray, np.ndarray]:
         """Junction spans, each repeated by its stack count (cached per document and settings)."""
-        from ..metrics.embedders.spans import document_span_embeddings
+        from ..models.embedders.spans import document_span_embeddings
 
         spec = self.params.embedder if self.params.embedder is not None else ctx.metrics.embedder
         key = ("semantic.shift", self.params.units, repr(spec), self.params.floor, self.params.levels)

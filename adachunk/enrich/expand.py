@@ -23,7 +23,7 @@ def expand_hits(hits: list[dict[str, Any]], out: str | Path, mode: str) -> list[
         mode: ``parent`` (the hit's parent chunk; the hit alone when it has none) or
             ``neighbours`` (previous chunk, hit, next chunk).
     """
-    from ..integrations import read_chunks_jsonl
+    from ..sink.records import read_chunks_jsonl
 
     wanted = {h.get("id") for h in hits}
     records = list(read_chunks_jsonl(out))

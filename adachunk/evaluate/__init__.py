@@ -19,11 +19,11 @@ from __future__ import annotations
 from .chunkings import ChunkingSet, load_chunking, load_chunkings
 from .core import EvalResult, evaluate_chunks
 from .gate import Condition, check_gate, parse_condition
-from .generate import generate_qa, write_qa
-from .measures import Budget, measure_keys, parse_budget
+from ..retrieval.questions import generate_qa, write_qa
+from ..retrieval.measures import Budget, measure_keys, parse_budget
 from .qa import QASet, QAWarning, Question, load_qa, load_qa_files, locate_answer
 from .report import EvalReport, read_documents, run_eval, write_report
-from .retrievers import BM25Retriever, DenseRetriever, HybridRetriever, make_retriever, rrf, tokenize
+from ..retrieval.retrievers import BM25Retriever, DenseRetriever, HybridRetriever, make_retriever, rrf, tokenize
 from .stats import paired_delta, prob_best, questions_needed, selection
 
 __all__ = [

@@ -117,7 +117,7 @@ def _params(spec: str, text: str) -> dict[str, Any]:
 
 def _from_profile(spec: str, profile: str, docs: Mapping[str, Document], *, adaptive: bool,
                   progress: Callable[[str], None] | None) -> ChunkingSet:
-    from ..api import load_profile
+    from ..profile.cached import load_profile
 
     rp = load_profile(profile)
     out = ChunkingSet(spec, spec, {}, meta={"kind": "profile" if adaptive else "dp", "profile": rp.name,
@@ -127,9 +127,9 @@ def _from_profile(spec: str, profile: str, docs: Mapping[str, Document], *, adap
         if progress:
             progress(f"{spec}: {doc_id}")
         if not adaptive:
-            from ..api import chunk_document
+            from ..split.dp import dp_chunk
 
-            out.chunks[doc_id] = list(chunk_document(doc, rp).chunks)
+            out.chunks[doc_id] = list(dp_chunk(doc, rp.policy).chunks)  # what chunk_document(doc, rp) runs
             continue
         best = _winner(doc, rp, out.warnings)
         if best is not None:
@@ -157,7 +157,7 @@ def _winner(doc: Document, rp, warnings: list[str]):
 
 def _from_splitter(spec: str, type_name: str, params: dict[str, Any], docs: Mapping[str, Document],
                    profile: Any) -> ChunkingSet:
-    from ..api import load_profile
+    from ..profile.cached import load_profile
     from ..split.pool import make_splitter
 
     rp = load_profile(profile)

@@ -17,9 +17,9 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..types import Chunk
-from .measures import Budget, Cut, measure_keys, parse_budget, question_measures, summarise
+from ..retrieval.measures import Budget, Cut, measure_keys, parse_budget, question_measures, summarise
 from .qa import QASet
-from .retrievers import LONG_TEXT, BM25Retriever, HybridRetriever, make_retriever, span_tokens, tokenize
+from ..retrieval.retrievers import LONG_TEXT, BM25Retriever, HybridRetriever, make_retriever, span_tokens, tokenize
 
 SCOPES = ("corpus", "doc")
 INDEX_TEXTS = ("text", "heading_path+text")
@@ -145,7 +145,7 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
             ``rank(texts, queries, top) -> list of index arrays``.
         ks: the cut-offs k of the measures (positive, any order; duplicates dropped).
         budget: token budget of the retrieved context: None, tokens in all (``2048``), or per
-            retrieved chunk (``"512*k"``); see :mod:`adachunk.evaluate.measures`.
+            retrieved chunk (``"512*k"``); see :mod:`adachunk.retrieval.measures`.
         embedder: embedder spec or instance for ``dense``/``hybrid`` (None: the default MiniLM).
         scope: ``corpus`` (every document's chunks, the default) or ``doc`` (the question's own).
         rrf_k: the reciprocal-rank-fusion constant of ``hybrid``.

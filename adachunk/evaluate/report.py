@@ -17,7 +17,7 @@ from ..types import Document
 from .chunkings import ChunkingSet, load_chunkings
 from .core import evaluate_chunks
 from .gate import Condition, check_gate
-from .measures import parse_budget
+from ..retrieval.measures import parse_budget
 from .qa import QASet, load_qa
 from .stats import paired_delta, selection
 
@@ -58,7 +58,7 @@ def read_documents(inputs: Iterable[str], errors: str = "strict") -> tuple[dict[
 
 def default_embedder(profile: Any = "default") -> Any:
     """The profile's index embedder, else its metrics embedder (as ``adachunk run`` indexes)."""
-    from ..api import load_profile
+    from ..profile.cached import load_profile
 
     policy = load_profile(profile).policy
     return (policy.index.embedder or policy.metrics.embedder).model_dump()  # plain data: the report writes it
@@ -67,7 +67,7 @@ def default_embedder(profile: Any = "default") -> Any:
 def default_long_text(profile: Any = "default") -> str:
     """How the profile's retrieval regime says its index embeds long chunks (``pool`` or
     ``truncate``; ``pool`` for a profile without the setting)."""
-    from ..api import load_profile
+    from ..profile.cached import load_profile
 
     retrieval = getattr(load_profile(profile).policy, "retrieval", None)
     return getattr(retrieval, "long_chunks", "pool")

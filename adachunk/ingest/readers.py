@@ -258,7 +258,7 @@ def _source_map(raw: Any, n: int, source: str) -> list[list[Any]] | None:
 def valid_split_points(raw: list[Any], text_len: int) -> tuple[list[int], int]:
     """Sorted distinct block starts strictly inside the text, and how many entries were dropped.
 
-    Like malformed coreference pairs (:func:`adachunk.metrics.coref.base.validate_pairs`), bad
+    Like malformed coreference pairs (:func:`adachunk.models.coref.base.validate_pairs`), bad
     entries are dropped and counted rather than failing the document: a JSON ``true`` (a bool is
     an int subclass), a float or string, a point at or outside ``0`` / ``len(text)`` (it would make
     an empty or phantom block for Block Integrity) and a repeated point. Order does not matter.

@@ -5,7 +5,8 @@ the text read whole, the text itself was half of the peak memory (CPython keeps 
 few characters above U+00FF at two bytes per code point). Here the file is decoded
 incrementally twice: a first pass counts the code points and hashes the text (chunk ids need the
 whole text's hash before the first chunk is written), and a second yields the segments, cut
-exactly where :func:`~adachunk.split.segments.segment_bounds` cuts the whole text. Decoding
+exactly where :func:`segment_bounds` cuts the whole text (the cut rule of the large-document mode,
+:mod:`adachunk.split.segments`, kept here so that the reader needs no stage). Decoding
 follows :func:`~adachunk.ingest.readers.read_text_bytes`: a leading BOM is dropped, known binary
 formats are ``ADA305``, invalid UTF-8 is ``ADA301`` with its byte offset.
 """
@@ -26,6 +27,10 @@ from .readers import _PAGE_BREAK, check_input_file, refuse_binary
 BLOCK = 1 << 22  # bytes per read
 _MARKER = re.compile(r"<!--\s*PageBreak\s*-->")
 STREAMED_SUFFIXES = (".md", ".markdown", ".txt")
+# what segment_bounds looks for: fence lines, blank lines, a blank line before a heading
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.M)
+_BLANK = re.compile(r"\n[ \t]*\r?\n")
+_BEFORE_HEADING = re.compile(r"\n[ \t]*\r?\n(?= {0,3}#{1,6}[ \t\r\n])")
 
 
 @dataclass(frozen=True)
@@ -86,8 +91,6 @@ def segments(path: str | Path, source: str, max_chars: int, errors: str = "stric
     loop's condition, and its look at the character after the window), so the buffer waits
     for them; the window never looks further.
     """
-    from ..split.segments import segment_bounds
-
     buf, pos = "", 0
     for text in _blocks(path, source, errors):
         buf += text
@@ -122,3 +125,51 @@ class PageCounter:
         self.closed += len(ends)
         self._open_run = bool(ends) and ends[-1] == len(text)
         return out
+
+
+def _fenced(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Fenced-code regions of ``text[lo:hi]`` (``lo`` is outside any fence); an unclosed fence
+    runs to ``hi``."""
+    regions, opener, start = [], None, 0
+    for m in _FENCE.finditer(text, lo, hi):
+        mark = m.group(1)
+        if opener is None:
+            opener, start = mark, m.start()
+        elif mark[0] == opener[0] and len(mark) >= len(opener):
+            regions.append((start, m.end()))
+            opener = None
+    if opener is not None:
+        regions.append((start, hi))
+    return regions
+
+
+def _last_outside(pattern: re.Pattern, text: str, lo: int, hi: int, fenced: list[tuple[int, int]]) -> int | None:
+    """End of the last match of ``pattern`` in ``text[lo:hi]`` that is not inside a fence."""
+    best = None
+    for m in pattern.finditer(text, lo, hi):
+        if not any(a < m.start() < b for a, b in fenced):
+            best = m.end()
+    return best
+
+
+def segment_bounds(text: str, max_chars: int) -> list[int]:
+    """Segment boundaries ``[0, ..., len(text)]``, each segment at most ``max_chars`` long.
+
+    A boundary is searched in the second half of each window: the last blank line before a
+    heading, else the last blank line, else the last line end (each outside fenced code),
+    else the window's end (never between ``\\r`` and ``\\n``).
+    """
+    n, bounds, pos = len(text), [0], 0
+    while n - pos > max_chars:
+        hi = pos + max_chars
+        lo = pos + max_chars // 2
+        fenced = _fenced(text, pos, hi)
+        cut = (_last_outside(_BEFORE_HEADING, text, lo, hi, fenced)
+               or _last_outside(_BLANK, text, lo, hi, fenced))
+        if cut is None:
+            nl = text.rfind("\n", lo, hi)
+            cut = nl + 1 if nl >= 0 else hi - (text[hi - 1] == "\r" and text[hi] == "\n")
+        bounds.append(cut)
+        pos = cut
+    bounds.append(n)
+    return bounds

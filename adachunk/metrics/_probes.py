@@ -3,7 +3,7 @@
 No labels, no LLM: a probe is an *answer passage* of the document and a keyword *query* about it.
 
 * **Passages**: ``n`` prose sentences spread evenly over the document (the eligible sentences of
-  :func:`adachunk.evaluate.generate.sentences`: no headings, tables or code; 8 to 80 words), each
+  :func:`adachunk.retrieval.questions.sentences`: no headings, tables or code; 8 to 80 words), each
   with the next sentence when only whitespace separates them: answers of real questions are
   one to three sentences (Chroma's evaluation: 1.6 excerpts of ~170 characters on average).
 * **Query**: the passage's rarest content words in the document (half of ``words``) and the rarest
@@ -46,8 +46,8 @@ def _rank_key(df: Counter):
 
 def document_probes(text: str, n: int = 32, window: int = 800, words: int = 6) -> list[Probe]:
     """Up to ``n`` probes of ``text`` (deterministic; see the module docstring)."""
-    from ..evaluate.generate import _WORD, sentences
-    from ..evaluate.retrievers import STOPWORDS
+    from ..retrieval.questions import _WORD, sentences
+    from ..retrieval.retrievers import STOPWORDS
 
     spans = sentences(text)
     if not spans or n <= 0:

@@ -20,25 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+# the presets are policy data (``metrics.weights: finance``), kept with the policy types; still importable here
+from ..policy_types import WEIGHT_PRESETS  # noqa: F401
+
 NONE_POLICIES = ("drop", "neutral", "penalise")
 _FILL = {"neutral": 0.5, "penalise": 0.0}
 # Scores are rounded before comparison so that sums of the same values in a different order
 # (last-bit float noise) still tie.
 _TIE_DIGITS = 12
-
-# Metric-weight presets per scenario (``metrics.weights: finance`` in a profile). ``balanced`` is
-# the paper's equal-weight mean; the others move weight to the metric that scenario's readers
-# pay for: whole tables and statements (BI) in finance, whole articles and their references
-# (BI + RC) in legal texts, whole code blocks and procedures (BI, SC) in technical documentation,
-# answers that read well in their surrounding context (DCC) in customer support.
-# Each preset sums to 1 so scores stay comparable across presets.
-WEIGHT_PRESETS: dict[str, dict[str, float]] = {
-    "balanced": {"sc": 0.2, "bi": 0.2, "rc": 0.2, "icc": 0.2, "dcc": 0.2},
-    "finance": {"sc": 0.15, "bi": 0.4, "rc": 0.15, "icc": 0.15, "dcc": 0.15},
-    "legal": {"sc": 0.1, "bi": 0.3, "rc": 0.3, "icc": 0.15, "dcc": 0.15},
-    "support": {"sc": 0.15, "bi": 0.15, "rc": 0.15, "icc": 0.15, "dcc": 0.4},
-    "technical": {"sc": 0.25, "bi": 0.35, "rc": 0.1, "icc": 0.15, "dcc": 0.15},
-}
 
 
 @dataclass(frozen=True)

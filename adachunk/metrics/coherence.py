@@ -44,8 +44,8 @@ from ..params import ComponentParams
 from ..registry import metrics
 from ..types import Chunk
 from .base import Metric, MetricContext, MetricResult
-from .embedders.base import normalise
-from .embedders.spans import span_embeddings
+from ..models.embedders.base import normalise
+from ..models.embedders.spans import span_embeddings
 
 Span = tuple[int, int]
 

@@ -2,7 +2,7 @@
 
 Each chunk ``[start, end)`` (exact offsets, never a text search) is cut at the parser's block
 starts ``s`` with ``start <= s < end`` (the document's ``split_points``, else its top-level
-Markdown blocks, see :mod:`adachunk.metrics.embedders.blocks`); empty pieces are dropped, so
+Markdown blocks, see :mod:`adachunk.models.embedders.blocks`); empty pieces are dropped, so
 the first and last pieces may be partial blocks. A chunk with fewer than 2 pieces is skipped.
 A chunk's cohesion is the mean cosine between each piece's embedding and the whole chunk's
 embedding; the score is the mean over the chunks that qualify, clipped to [0, 1].
@@ -13,7 +13,7 @@ lies inside one block).
 Like the paper, a whitespace-only piece (a chunk that starts on the blank line before a block)
 is embedded like any other; ``skip_blank_pieces: true`` leaves such pieces out.
 
-Embeddings come from the document's shared :class:`~adachunk.metrics.embedders.SpanEmbeddings`:
+Embeddings come from the document's shared :class:`~adachunk.models.embedders.SpanEmbeddings`:
 blocks and chunks that several candidates share are embedded once, and a chunk longer than the
 model's input limit is pooled over the same blocks, so it costs no extra model call.
 """
@@ -30,8 +30,8 @@ from ..params import ComponentParams
 from ..registry import metrics
 from ..types import Chunk
 from .base import Metric, MetricContext, MetricResult
-from .embedders.blocks import BlockSource, block_starts
-from .embedders.spans import span_embeddings
+from ..models.embedders.blocks import BlockSource, block_starts
+from ..models.embedders.spans import span_embeddings
 
 
 class ICCParams(ComponentParams):

@@ -7,7 +7,7 @@ iff some boundary ``x`` has ``a < x ≤ b``. Boundaries are the core starts of c
 the ends of chunks 1..n−1 (equal sets without overlap), taken from the chunks' exact offsets.
 The paper located chunks by text search, which misplaces empty or repeated chunks (§9).
 
-Pairs come from the coreference backend chosen by :func:`adachunk.metrics.coref.get_backend`;
+Pairs come from the coreference backend chosen by :func:`adachunk.models.coref.get_backend`;
 it runs once per document (memoised in the :class:`MetricContext`) and every candidate chunking
 of the document reuses the pairs. Pairs outside the text are dropped and reported in
 ``reason``. None when there are no chunks, no backend, or no pairs.
@@ -22,7 +22,7 @@ from ..registry import metrics
 from ..types import Chunk
 from .base import Metric, MetricContext, MetricResult
 from .blocks import cut_points
-from .coref import PairSet, pairs_for, spec_key
+from ..models.coref import PairSet, pairs_for, spec_key
 
 
 def _spec(ctx: MetricContext) -> tuple[Any, str]:

@@ -9,7 +9,7 @@ as the profile's ``retrieval`` section says the reader will:
 
 * **retrievers**: ``dense`` ranks chunks by the cosine between the query's embedding and the
   chunk's, with the regime's embedder; ``bm25`` by Okapi BM25 over the chunk's words
-  (:class:`adachunk.evaluate.BM25Retriever`); ``hybrid`` fuses both rankings (RRF, k = 60).
+  (:class:`adachunk.retrieval.retrievers.BM25Retriever`); ``hybrid`` fuses both rankings (RRF, k = 60).
 * **what the embedder reads**: with ``long_chunks: truncate`` only the chunk's first
   ``max_tokens`` model tokens (the rest is invisible to dense retrieval, as in a vector store
   that hands chunks to the model as they are); with ``pool``, all of it.
@@ -27,7 +27,7 @@ pair. None when the document has no prose sentence to ask about.
 
 **Cost.** A chunk's dense vector is the token-weighted mean of the embeddings of the sentences
 its visible part covers (a grid of sentence and line starts, pieces within the model's input
-limit, :mod:`adachunk.metrics.embedders.pooling`), so the document is embedded about once for
+limit, :mod:`adachunk.models.embedders.pooling`), so the document is embedded about once for
 every candidate of the pool together; only pieces cut by a chunk edge inside a sentence are new.
 The mean of sentence vectors approximates the vector of their concatenation; on chroma-dev its
 ordering of 16 candidates agrees with the exact vectors' (``bench/RESULTS.md``, "Retrieval fit").
@@ -42,7 +42,7 @@ import numpy as np
 from ..registry import metrics
 from ..types import Chunk
 from .base import Metric, MetricContext, MetricResult
-from .embedders.base import normalise
+from ..models.embedders.base import normalise
 
 Span = tuple[int, int]
 RRF_K = 60
@@ -61,7 +61,7 @@ def probe_index(ctx: MetricContext) -> "ProbeIndex":
     import hashlib
 
     from ..analysis import analysis_of
-    from .embedders.spans import load_embedder
+    from ..models.embedders.spans import load_embedder
 
     emb = load_embedder(regime_embedder(ctx))
     mode = ctx.retrieval.long_chunks
@@ -75,8 +75,8 @@ class ProbeIndex:
 
     def __init__(self, text: str, embedder: Any, long_chunks: str, log: Any = None):
         from ..detect.text_units import split_sentences
-        from .embedders.pooling import GridBuilder
-        from .embedders.spans import SpanEmbeddings, load_embedder
+        from ..models.embedders.pooling import GridBuilder
+        from ..models.embedders.spans import SpanEmbeddings, load_embedder
 
         self.embedder = load_embedder(embedder)
         self.spans = SpanEmbeddings(text, self.embedder, log=log)
@@ -97,7 +97,7 @@ class ProbeIndex:
 
     def chunk_vectors(self, spans: Sequence[Span]) -> np.ndarray:
         """One normalised vector per chunk span (see the module docstring, "Cost")."""
-        from .embedders.pooling import pieces_of
+        from ..models.embedders.pooling import pieces_of
 
         if self.spans.limit is None:  # a model without an input limit reads every chunk whole
             return self.spans.get(list(spans))
@@ -121,13 +121,13 @@ class ProbeIndex:
 
 
 def _bm25(text: str, spans: Sequence[Span], queries: Sequence[str]) -> list[np.ndarray]:
-    from ..evaluate.retrievers import BM25Retriever, span_tokens
+    from ..retrieval.retrievers import BM25Retriever, span_tokens
 
     return BM25Retriever().rank([text[a:b] for a, b in spans], list(queries), tokens=span_tokens(text, spans))
 
 
 def _hybrid(a: list[np.ndarray], b: list[np.ndarray]) -> list[np.ndarray]:
-    from ..evaluate.retrievers import rrf
+    from ..retrieval.retrievers import rrf
 
     return [rrf([x, y], RRF_K) for x, y in zip(a, b)]
 
@@ -141,7 +141,7 @@ def document_budget(budget: int, share: float) -> int:
 def read_share(order: Sequence[int], spans: Sequence[Span], tokens: Sequence[int], evidence: Sequence[Span],
                budget: int, k: int | None) -> float:
     """The share of ``evidence`` characters in the chunks read in ``order`` within ``budget``."""
-    from ..evaluate.measures import covered_chars, take
+    from ..retrieval.measures import covered_chars, take
 
     starts, ends = [a for a, _ in spans], [b for _, b in spans]
     taken = take(order, starts, ends, tokens, k, budget)

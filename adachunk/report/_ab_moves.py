@@ -71,7 +71,7 @@ def attribute_moves(summary: dict[str, Any], runs, *, max_documents: int = 200) 
     :func:`explain_moves`, or ``skipped`` with the reason), and ``summary["boundaries"]`` gets
     ``rules``: per rule, the moved cuts and the documents it moved cuts in, over all documents.
     """
-    from ..api import load_profile
+    from ..profile.cached import load_profile
     from ..ingest import read_document
 
     run_a, run_b = runs

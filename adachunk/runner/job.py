@@ -90,7 +90,7 @@ def file_sha256(path: str) -> str | None:
 def _profile(opts: JobOptions):
     key = ("profile", opts.profile, opts.overrides)
     if key not in _STATE:
-        from ..api import load_profile
+        from ..profile.cached import load_profile
 
         _STATE[key] = load_profile(opts.profile, **dict(opts.overrides))
     return _STATE[key]
@@ -101,7 +101,7 @@ def index_embedder(policy):
     spec = policy.index.embedder or policy.metrics.embedder
     key = ("embedder", repr(spec))
     if key not in _STATE:
-        from ..metrics.embedders import load_embedder
+        from ..models.embedders import load_embedder
 
         _STATE[key] = load_embedder(spec)
     return _STATE[key]
@@ -117,10 +117,10 @@ def index_vectors(records: list[dict[str, Any]], policy, ctx) -> np.ndarray:
     paths and the short chunks are new model input. Another index embedder embeds the texts
     afresh.
     """
-    from ..metrics.embedders.spans import span_embeddings
+    from ..models.embedders.spans import span_embeddings
     from ..sink.records import embed_prefix, embed_text
 
-    from ..metrics.embedders.spans import document_span_embeddings
+    from ..models.embedders.spans import document_span_embeddings
 
     mode = policy.index.embed_text
     spec = policy.index.embedder
@@ -179,7 +179,7 @@ def process_path(path: str, opts: JobOptions, key: str | None = None) -> DocResu
         opts: the run's options.
         key: the document's key in the output folder (its ``doc_id``; default: the reader's id).
     """
-    from ..metrics.embedders.spans import embedding_counts
+    from ..models.embedders.spans import embedding_counts
     from ..metrics.suite import context_for
     from ..select import select_document
     from ..enrich import enrich_records

@@ -76,7 +76,7 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
         ocr: ``auto`` (read scanned PDF pages by OCR where the extra ``adachunk[ocr]`` is
             installed) or ``off``.
     """
-    from ..api import load_profile
+    from ..profile.cached import load_profile
 
     t0 = time.perf_counter()
     overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
@@ -173,7 +173,7 @@ def check_embedders(rp, index: IndexSpec, with_index: bool) -> None:
         ProfileError: ``ADA213`` located at the profile key naming the model.
     """
     from ..errors import Location, ProfileError
-    from ..metrics.embedders import load_embedder
+    from ..models.embedders import load_embedder
     from ..profile.yamlmarks import mark_at
 
     weights = rp.policy.metrics.weights
@@ -198,7 +198,7 @@ def check_embedders(rp, index: IndexSpec, with_index: bool) -> None:
 
 def _sink(out: Path, index: IndexSpec, rp):
     """Open the vector sink, ready to be brought to the folder's chunks (``IndexSync``)."""
-    from ..metrics.embedders import load_embedder
+    from ..models.embedders import load_embedder
     from ..sink.sync import IndexSync
     from ..sink.vectors import index_meta, open_sink
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from pathlib import Path
+from typing import Any, Iterator
 
 from ..ingest.converted import SOURCE_MAP, origins_of
 from ..types import METRIC_KEYS, Chunk, Document
@@ -102,3 +103,14 @@ def arrow_schema():
     ])
     assert tuple(schema.names) == RECORD_FIELDS  # one list of fields, typed here
     return schema
+
+
+def read_chunks_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
+    """Stream the chunk records of a ``chunks.jsonl`` file (or a run's output folder)."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / "chunks.jsonl"
+    with open(p, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                yield json.loads(line)

@@ -29,7 +29,7 @@ MARGIN = 8
 class DocumentTokens:
     """One document tokenised once by the chunk-size tokenizer: estimates and own counts of spans.
 
-    Not to be confused with :class:`~adachunk.metrics.embedders.pooling.ModelTokenCounter`,
+    Not to be confused with :class:`~adachunk.models.embedders.pooling.ModelTokenCounter`,
     which counts an embedding model's word pieces, a different unit.
 
     Attributes:

@@ -19,20 +19,17 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from dataclasses import replace
 from typing import Callable, Iterator
 
 from ..errors import ProfileError
+# the cut rule lives with the streaming reader, which must cut a file it never holds whole where
+# this mode cuts the whole text
+from ..ingest.stream import segment_bounds
 from ..types import Chunk, Chunking, Document, Page, chunk_id
 
 DEFAULT_SEGMENT_CHARS = 2_000_000  # above every CLAIR document (the largest: 1.8M)
 SEGMENT_ENV = "ADACHUNK_SEGMENT_CHARS"
-
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.M)
-_BLANK = re.compile(r"\n[ \t]*\r?\n")
-_BEFORE_HEADING = re.compile(r"\n[ \t]*\r?\n(?= {0,3}#{1,6}[ \t\r\n])")
-
 
 def segment_chars() -> int:
     """The large-document threshold and segment length in code points (``ADACHUNK_SEGMENT_CHARS``,
@@ -45,54 +42,6 @@ def segment_chars() -> int:
         raise ProfileError(code="ADA203", message=f"{SEGMENT_ENV} must be a positive integer, got {raw!r}",
                            key_path=SEGMENT_ENV)
     return value
-
-
-def _fenced(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
-    """Fenced-code regions of ``text[lo:hi]`` (``lo`` is outside any fence); an unclosed fence
-    runs to ``hi``."""
-    regions, opener, start = [], None, 0
-    for m in _FENCE.finditer(text, lo, hi):
-        mark = m.group(1)
-        if opener is None:
-            opener, start = mark, m.start()
-        elif mark[0] == opener[0] and len(mark) >= len(opener):
-            regions.append((start, m.end()))
-            opener = None
-    if opener is not None:
-        regions.append((start, hi))
-    return regions
-
-
-def _last_outside(pattern: re.Pattern, text: str, lo: int, hi: int, fenced: list[tuple[int, int]]) -> int | None:
-    """End of the last match of ``pattern`` in ``text[lo:hi]`` that is not inside a fence."""
-    best = None
-    for m in pattern.finditer(text, lo, hi):
-        if not any(a < m.start() < b for a, b in fenced):
-            best = m.end()
-    return best
-
-
-def segment_bounds(text: str, max_chars: int) -> list[int]:
-    """Segment boundaries ``[0, ..., len(text)]``, each segment at most ``max_chars`` long.
-
-    A boundary is searched in the second half of each window: the last blank line before a
-    heading, else the last blank line, else the last line end (each outside fenced code),
-    else the window's end (never between ``\\r`` and ``\\n``).
-    """
-    n, bounds, pos = len(text), [0], 0
-    while n - pos > max_chars:
-        hi = pos + max_chars
-        lo = pos + max_chars // 2
-        fenced = _fenced(text, pos, hi)
-        cut = (_last_outside(_BEFORE_HEADING, text, lo, hi, fenced)
-               or _last_outside(_BLANK, text, lo, hi, fenced))
-        if cut is None:
-            nl = text.rfind("\n", lo, hi)
-            cut = nl + 1 if nl >= 0 else hi - (text[hi - 1] == "\r" and text[hi] == "\n")
-        bounds.append(cut)
-        pos = cut
-    bounds.append(n)
-    return bounds
 
 
 def _segment_doc(doc: Document, a: int, b: int) -> Document:

@@ -54,7 +54,7 @@ class SemanticParams(ComponentParams):
     @classmethod
     def _known_embedder(cls, v):
         if v is not None:
-            from ..metrics.embedders import validate_spec
+            from ..models.embedders import validate_spec
 
             try:
                 validate_spec(v)
@@ -134,13 +134,13 @@ class SemanticSplitter(Splitter):
 
     def embedder(self, policy: Policy):
         """The embedder for this candidate (see module docstring)."""
-        from ..metrics.embedders import load_embedder
+        from ..models.embedders import load_embedder
 
         return load_embedder(self.params.embedder or policy.metrics.embedder)
 
     def split(self, doc: Document, policy: Policy) -> Chunking:
         """Chunk ``doc``; meta records the sentence count, breakpoints and size cuts."""
-        from ..metrics.embedders import SpanEmbeddings, block_starts
+        from ..models.embedders import SpanEmbeddings, block_starts
 
         text, p = doc.text, self.params
         meta: dict[str, Any] = {"percentile": p.percentile, "buffer_size": p.buffer_size, "max_tokens": p.max_tokens}

@@ -287,7 +287,7 @@ class Evaluator:
         """Embedding-model calls made so far for the documents' metric contexts."""
         if not ({"icc", "dcc"} & set(self.keys)):
             return 0
-        from ..metrics.embedders.spans import span_embeddings
+        from ..models.embedders.spans import span_embeddings
 
         total = 0
         for ctx in self._ctx.values():

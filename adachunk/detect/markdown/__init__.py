@@ -47,6 +47,7 @@ import numpy as np
 from pydantic import Field
 
 from ...analysis import MARKDOWN_BLOCKS, MARKDOWN_ROWS
+from ...models import structure as _models
 from ...registry import detectors
 from ...types import SpanArrays, Structure
 from . import _fast, _line_scan
@@ -346,3 +347,7 @@ def _rows_by_label(blocks: list[mo.Row]) -> dict[str, np.ndarray]:
     codes = {label: k for k, label in enumerate(dict.fromkeys(labels))}
     of = np.fromiter(map(codes.__getitem__, labels), dtype=np.int64, count=len(labels))
     return {label: table[of == k] for label, k in codes.items()}
+
+
+# the embedders' pooling grid cuts at block starts; the models sit below detect, so the reader is lent
+_models.lend(_models.MARKDOWN_BLOCKS, parse_blocks)

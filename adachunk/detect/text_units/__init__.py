@@ -24,6 +24,7 @@ from typing import ClassVar, Iterable, Iterator
 import numpy as np
 from pydantic import Field
 
+from ...models import structure as _models
 from ...registry import detectors
 from ...types import Structure
 from ..base import DetectContext, Detector, DetectorParams, finalize
@@ -357,3 +358,7 @@ def unit_scan(ctx: DetectContext):
     if not _scan.wanted(len(ctx.text)):
         return None
     return ctx.memo(_scan.SCAN_KEY, lambda: _scan.scan(ctx.text, memo=ctx.memo))
+
+
+# the embedders' pooling grid cuts long blocks at sentences; the models sit below detect, so the scanner is lent
+_models.lend(_models.SENTENCES, split_sentences)

@@ -5,7 +5,7 @@ overlap heavily, so ICC, DCC and the semantic splitter ask for embeddings by ``(
 span of the document text. :class:`SpanEmbeddings` keeps every vector it computed, embeds only
 the spans it has not seen, all of them in one batched model call per request, and pools spans
 longer than the model's input limit over the document's pooling grid
-(:mod:`~adachunk.metrics.embedders.pooling`), whose pieces are themselves cached spans.
+(:mod:`~adachunk.models.embedders.pooling`), whose pieces are themselves cached spans.
 
 Identical texts at different spans (blank pieces, repeated page headers and footers) are
 embedded once.

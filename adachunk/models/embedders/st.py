@@ -9,10 +9,10 @@ loaded offline raises ``ADA213`` immediately: the hub is never contacted (``HF_H
 ``local_files_only=True``).
 
 MiniLM reads at most 256 word pieces (``max_seq_length``). Longer texts are embedded with the
-pooled variant (:mod:`~adachunk.metrics.embedders.pooling`) instead of being silently truncated.
+pooled variant (:mod:`~adachunk.models.embedders.pooling`) instead of being silently truncated.
 
 Speed on CPU (``bench/bench_icc_dcc.py``): each call's texts are sorted by word-piece length and
-cut into batches by :func:`~adachunk.metrics.embedders.base.plan_batches`, so little compute goes
+cut into batches by :func:`~adachunk.models.embedders.base.plan_batches`, so little compute goes
 to padding; the batches run in ``threads`` Python threads of one torch thread each. On a shared
 machine that beats torch's own OpenMP threads, whose barriers spin (burning CPU) whenever another
 process holds a core. ``quantize: int8`` is an opt-in approximation: dynamic int8 Linear layers,
@@ -183,7 +183,7 @@ class SentenceTransformerEmbedder(Embedder):
         super().__init__(params)
         self.source, self.where = resolve_model(self.params.model)
         self._model = None
-        self._onnx = False  # whether _model is the ONNX runtime (adachunk.metrics.embedders._onnx)
+        self._onnx = False  # whether _model is the ONNX runtime (adachunk.models.embedders._onnx)
         self._specials = 2
         self._workers = 1
         self._pool: tuple[int, ThreadPoolExecutor] | None = None  # (owner pid, pool)
@@ -210,7 +210,7 @@ class SentenceTransformerEmbedder(Embedder):
     @property
     def model(self):
         """The loaded model (on first use, once per process): a SentenceTransformer, or an
-        :class:`~adachunk.metrics.embedders._onnx.OnnxModel` under the ONNX runtime."""
+        :class:`~adachunk.models.embedders._onnx.OnnxModel` under the ONNX runtime."""
         with _lock:
             if self._model is None:
                 self._model = self._load_onnx() or self._load()

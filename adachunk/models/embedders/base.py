@@ -4,7 +4,7 @@ An embedder turns texts into L2-normalised float32 vectors. Subclasses implement
 :meth:`Embedder.encode` (texts that fit the model) and, when the model has an input limit,
 :meth:`Embedder.token_starts` (where the model's tokens start, used to measure texts in the
 model's own tokens). Everything else (long texts, span caching, batching) is shared: long texts
-go through :class:`~adachunk.metrics.embedders.spans.SpanEmbeddings`, which pools them, and
+go through :class:`~adachunk.models.embedders.spans.SpanEmbeddings`, which pools them, and
 :func:`plan_batches` groups texts of similar length so that a model batch is not padded to its
 longest text.
 """
@@ -96,7 +96,7 @@ class Embedder:
 
         A text longer than :attr:`max_tokens` is cut along sentence, then whitespace, boundaries
         into pieces that fit; the pieces are embedded and mean-pooled weighted by their token
-        counts, then renormalised (see :mod:`adachunk.metrics.embedders.spans`).
+        counts, then renormalised (see :mod:`adachunk.models.embedders.spans`).
         """
         from .spans import SpanEmbeddings
 

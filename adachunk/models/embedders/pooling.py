@@ -20,6 +20,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ..structure import SENTENCES, lent
+
 class ModelTokenCounter:
     """Counts the embedding model's tokens (word pieces) of any span in O(log n).
 
@@ -46,8 +48,7 @@ def _whitespace_cuts(text: str, lo: int, hi: int) -> list[int]:
 
 
 def _sentence_cuts(text: str, lo: int, hi: int) -> list[int]:
-    from ...detect.text_units import split_sentences
-
+    split_sentences = lent(SENTENCES)  # detect's sentence scanner (see adachunk.models.structure)
     return [lo + s for s, _ in split_sentences(text[lo:hi])[1:]]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable, Literal
 
 from ...types import Document
+from ..structure import MARKDOWN_BLOCKS, lent
 
 BlockSource = Literal["auto", "split_points", "markdown"]
 
@@ -40,7 +41,7 @@ def block_starts(doc: Document, source: BlockSource = "auto",
     """
     if source == "split_points" or (source == "auto" and doc.split_points is not None):
         return sorted(set(doc.split_points or ())), "split_points"
-    from ...detect.markdown import parse_blocks
+    parse_blocks = lent(MARKDOWN_BLOCKS)  # detect's Markdown reader (see adachunk.models.structure)
 
     def parse():
         return parse_blocks(doc.text)
