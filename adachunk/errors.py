@@ -192,6 +192,7 @@ CODES = {
     "ADA219": "the LLM endpoint is not on this machine and --allow-remote-llm was not given",
     "ADA220": "a file or folder named by a profile lies outside the allowed folders",
     "ADA221": "a profile or rule pack file is larger than 1 MiB",
+    "ADA222": "the compute device asked for is not usable here (e.g. --device cuda without a CUDA device)",
     "ADA301": "input file cannot be decoded (invalid UTF-8)",
     "ADA302": "input file not found or not a regular file",
     "ADA303": "unsupported input format",

@@ -23,6 +23,8 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--ship-inputs", action="store_true",
                    help="with --backend dask: send document bytes with the tasks (workers without this disk)")
     p.add_argument("--backend", choices=["local", "serial", "dask"], default="local", help="execution backend")
+    p.add_argument("--device", choices=["auto", "cpu", "cuda"],
+                   help="where the embedders run in this run (default: the profile's, cpu); auto: CUDA where usable")
     p.add_argument("--scheduler", help="Dask scheduler address (with --backend dask; default: a local cluster)")
     p.add_argument("--sink", choices=["lancedb", "qdrant", "none"], help="vector index (default: the profile's, lancedb)")
     p.add_argument("--qdrant-url", help="Qdrant server URL (with --sink qdrant; default: local mode under --out)")
@@ -51,7 +53,7 @@ def run(args) -> int:
                      backend=args.backend, scheduler=args.scheduler, overrides=solver_overrides(args),
                      errors=args.errors, postprocess=not args.no_postprocess, sink=args.sink,
                      qdrant_url=args.qdrant_url, progress=False if args.quiet else None, prune=args.prune,
-                     wait=args.wait, ship_inputs=args.ship_inputs, ocr=args.ocr)
+                     wait=args.wait, ship_inputs=args.ship_inputs, ocr=args.ocr, device=args.device)
     if not args.quiet:
         sel = ", ".join(f"{k} {v}%" for k, v in res.summary.get("selection_frequency", {}).items()) or "-"
         fell = res.summary.get("detector_fallbacks", {}).get("documents", 0)

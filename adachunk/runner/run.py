@@ -11,6 +11,7 @@ from typing import Any, Iterable
 from ..ingest import supported_suffixes
 from ..ingest.discover import expand_inputs
 from ..analysis.store import default_store
+from ..models.device import run_device
 from ..policy_types import IndexSpec
 from ..sink.vectors import write_index_meta
 from .backends import run_dask, run_pool, run_serial
@@ -48,7 +49,7 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
                scheduler: str | None = None, overrides: dict[str, Any] | None = None, errors: str = "strict",
                postprocess: bool = True, sink: str | None = None, qdrant_url: str | None = None,
                progress: bool | None = None, prune: bool = False, wait: float = 0.0,
-               ship_inputs: bool = False, ocr: str = "auto") -> RunSummary:
+               ship_inputs: bool = False, ocr: str = "auto", device: str | None = None) -> RunSummary:
     """Adaptive chunking of every input; see docs/run.md for the output files.
 
     The output folder is locked for the whole run and ends holding exactly its manifest's
@@ -75,7 +76,18 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
         ship_inputs: send document bytes with the Dask tasks (workers without the client's disk).
         ocr: ``auto`` (read scanned PDF pages by OCR where the extra ``adachunk[ocr]`` is
             installed) or ``off``.
+        device: ``auto``, ``cpu`` or ``cuda``: where the embedders run in this run, whatever the
+            profile says (None: the profile's); see :mod:`adachunk.models.device`.
+
+    Raises:
+        ProfileError: ADA222 when ``device`` is not usable on this machine (before any work).
     """
+    if device is not None:
+        with run_device(device):
+            return run_corpus(inputs, profile, out, workers=workers, resume=resume, backend=backend,
+                              scheduler=scheduler, overrides=overrides, errors=errors, postprocess=postprocess,
+                              sink=sink, qdrant_url=qdrant_url, progress=progress, prune=prune, wait=wait,
+                              ship_inputs=ship_inputs, ocr=ocr)
     from ..profile.cached import load_profile
 
     t0 = time.perf_counter()

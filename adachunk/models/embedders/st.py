@@ -36,6 +36,9 @@ from pydantic import Field, model_validator
 
 from ...errors import ProfileError
 from ...registry import embedders
+from ..device import cuda_batch_tokens
+from ..device import requested as requested_device
+from ..device import resolve as resolve_device
 from .base import Embedder, EmbedderParams, normalise, plan_batches
 
 BUNDLED_NAMES = ("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
@@ -56,7 +59,8 @@ class STParams(EmbedderParams):
     )
     trust_remote_code: bool | None = Field(
         default=None, description="run the model's own code (None: only for jinaai/ models, which need it)")
-    device: str = Field(default="cpu", description="torch device, e.g. 'cpu' or 'cuda'")
+    device: str = Field(default="cpu", description="torch device, e.g. 'cpu' or 'cuda', or 'auto' (CUDA where "
+                        "usable, else the CPU); `adachunk run --device` overrides it for a run")
     threads: int | None = Field(
         default=None, ge=1,
         description="CPU threads: batches run concurrently in this many threads of one torch "
@@ -82,7 +86,7 @@ class STParams(EmbedderParams):
 
     @model_validator(mode="after")
     def _int8_on_cpu(self) -> "STParams":
-        if self.quantize == "int8" and self.device != "cpu":
+        if self.quantize == "int8" and self.device not in ("cpu", "auto"):
             raise ValueError("quantize: int8 runs on CPU only (torch dynamic quantisation); "
                              "use device: cpu")
         if self.runtime == "onnx" and (self.device != "cpu" or self.quantize != "none" or self.trust_remote_code):
@@ -183,6 +187,8 @@ class SentenceTransformerEmbedder(Embedder):
         super().__init__(params)
         self.source, self.where = resolve_model(self.params.model)
         self._model = None
+        self._device = "cpu"  # resolved when the model loads (adachunk.models.device)
+        self._batch_tokens = self.params.batch_tokens
         self._onnx = False  # whether _model is the ONNX runtime (adachunk.models.embedders._onnx)
         self._specials = 2
         self._workers = 1
@@ -213,13 +219,24 @@ class SentenceTransformerEmbedder(Embedder):
         :class:`~adachunk.models.embedders._onnx.OnnxModel` under the ONNX runtime."""
         with _lock:
             if self._model is None:
+                self._device = self._resolve_device()
                 self._model = self._load_onnx() or self._load()
         return self._model
+
+    def _resolve_device(self) -> str:
+        """The device this process runs the model on: the run's ``--device``, else the parameter."""
+        device = resolve_device(requested_device(self.params.device))
+        if device != "cpu" and (self.params.quantize != "none" or self.params.runtime == "onnx"):
+            what = "quantize: int8" if self.params.quantize != "none" else "runtime: onnx"
+            raise ProfileError(code="ADA222", message=f"{what} runs on the CPU only, and this run asks for "
+                               f"device '{device}'", key_path="metrics.embedder.device",
+                               hint="use --device cpu, or quantize: none and runtime: auto")
+        return device
 
     def _load_onnx(self):
         """The ONNX runtime where the parameters ask for it or allow it (None: use torch)."""
         p = self.params
-        if p.runtime == "torch" or p.device != "cpu" or p.quantize != "none" or p.trust_remote_code:
+        if p.runtime == "torch" or self._device != "cpu" or p.quantize != "none" or p.trust_remote_code:
             return None
         from ._onnx import plain_model
 
@@ -251,14 +268,14 @@ class SentenceTransformerEmbedder(Embedder):
         hf_logging.disable_progress_bar()  # "Loading weights" bars on stderr, even under --quiet
 
         threads = self.params.threads or default_threads()
-        on_cpu = self.params.device == "cpu"
+        on_cpu = self._device == "cpu"
         # One torch thread per batch worker: the workers are the parallelism (no OpenMP spinning).
         torch.set_num_threads(1 if on_cpu else threads)
         trust = self.params.trust_remote_code
         if trust is None:
             trust = self.params.model.startswith("jinaai/")
         try:
-            model = SentenceTransformer(self.source, device=self.params.device, trust_remote_code=trust,
+            model = SentenceTransformer(self.source, device=self._device, trust_remote_code=trust,
                                         local_files_only=True)
         except Exception as exc:
             raise _unavailable(self.params.model, f"{type(exc).__name__}: {exc}",
@@ -272,6 +289,10 @@ class SentenceTransformerEmbedder(Embedder):
         default = model.default_prompt_name  # what SentenceTransformer.encode would prepend
         self._prompt = model.prompts.get(default) if default else None
         self._workers = threads if on_cpu else 1
+        if self._device.startswith("cuda"):  # one batch at a time on the GPU: as big as its memory allows
+            free, _ = torch.cuda.mem_get_info(torch.device(self._device))
+            hidden = int(getattr(model[0].auto_model.config, "hidden_size", 1024))
+            self._batch_tokens = cuda_batch_tokens(free, hidden, self.params.batch_tokens)
         return model
 
     def _executor(self) -> ThreadPoolExecutor | None:
@@ -305,8 +326,10 @@ class SentenceTransformerEmbedder(Embedder):
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self.model
-        batches = plan_batches(self.lengths(texts), self.batch_size, BATCH_OVERHEAD_TOKENS,
-                               self.params.batch_tokens)
+        # on a GPU the memory, not the count of texts, bounds a batch (texts of >= 32 pieces each)
+        most = self.batch_size if self._device == "cpu" else max(self.batch_size, self._batch_tokens // 32)
+        batches = plan_batches(self.lengths(texts), most, BATCH_OVERHEAD_TOKENS,
+                               self._batch_tokens)
         # Tokenise here, in the calling thread: a fast tokenizer is unsafe to share across threads.
         if self._onnx:
             features = [model.prepare([texts[i] for i in b]) for b in batches]
