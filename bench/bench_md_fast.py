@@ -84,7 +84,7 @@ def main() -> None:
         raise SystemExit(f"no CLAIR corpus at {CLAIR}")
     for text in texts:  # warm up, and check the engines agree before timing them
         if md.parse_blocks(text, "auto") != md.parse_blocks(text, "mistletoe"):
-            raise SystemExit("the engines disagree: run tests/test_md_fast_parity.py")
+            raise SystemExit("the engines disagree: run tests/parity/test_md_fast_parity.py")
     mb = sum(map(len, texts)) / 1e6
     times = detector_times(texts, args.passes)
     ref = times["mistletoe"]

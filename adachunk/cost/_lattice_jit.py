@@ -3,8 +3,8 @@
 :mod:`adachunk.cost.lattice` asks :func:`use_loops` per document, then calls :func:`covered`
 (the regions of one label and side that hold a candidate) and :func:`ramp` (one batch of a
 non-const shape) instead of its numpy passes; both give the numpy path's arrays and floats
-exactly (``tests/test_cost_lattice_loops.py``). The compiled functions live in a file of their
-own, which Numba's disk cache watches.
+exactly (``tests/parity/test_cost_lattice_loops.py``). The compiled functions live in a file of
+their own, which Numba's disk cache watches.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
 (searches, clips, masks, repeats); on a document of a million candidates those passes, and the
 call overhead of each on the many small rules, were 14% of the chunking time. Each function
 here does one rule in one pass over its spans, with the same arithmetic in the same order, so
-the integers and floats are the numpy path's bit for bit (``tests/test_cost_lattice_loops.py``
-runs both, compiled and as plain Python, against :mod:`adachunk.cost.reference`).
+the integers and floats are the numpy path's bit for bit
+(``tests/parity/test_cost_lattice_loops.py`` runs both, compiled and as plain Python, against :mod:`adachunk.cost.reference`).
 
 The functions are plain Python (their own reference twins) compiled by
 :func:`adachunk._jit.compiled` when the lattice decides that pays. The helpers stay in this file:

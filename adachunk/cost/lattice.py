@@ -6,8 +6,8 @@ region; the work is O(m + covered positions) with numpy, never a Python loop per
 Each rule's contribution is rounded to an integer separately, so an explanation's parts add up
 exactly to the total the solver saw.
 
-Speed without changing a single cost (``tests/test_cost_lattice_parity.py`` checks every float
-against :mod:`adachunk.cost.reference`): const rules with an integral scale all go into one
+Speed without changing a single cost (``tests/parity/test_cost_lattice_parity.py`` checks every
+float against :mod:`adachunk.cost.reference`): const rules with an integral scale all go into one
 integer difference array; a ramp visits only the candidates inside its segments (a 300-character
 decay after a heading, not the whole gap to the next heading), with the same per-candidate
 arithmetic in the same order, and over disjoint spans (each candidate covered once) without a
@@ -118,7 +118,7 @@ class CostCache:
     close (the marks of one difference array): the first policy sums every const rule in one
     pass over the marks, and coverage rows exist only once a second policy asks (stacked).
     Every value is the same integer :func:`build_costs` computes without a cache
-    (``tests/test_analysis.py``, ``tests/test_cost_lattice_parity.py`` check).
+    (``tests/test_analysis.py``, ``tests/parity/test_cost_lattice_parity.py`` check).
 
     With the compiled loops (:func:`~adachunk.cost._lattice_jit.use_loops`) the const rules and
     the built-in ramps skip that bookkeeping: each policy sums them from the spans in one call

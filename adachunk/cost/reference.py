@@ -3,8 +3,8 @@
 :func:`adachunk.cost.lattice.shape_values` computes the same floats faster (it enumerates only
 the candidates inside each segment, skips the rest of the region, and adds const rules up in
 integers). :func:`shape_values` here is the straightforward version it is tested against
-(``tests/test_cost_lattice_parity.py``); :func:`ramp_batch` is also the fast version's fallback
-for shapes whose segments overlap.
+(``tests/parity/test_cost_lattice_parity.py``); :func:`ramp_batch` is also the fast version's
+fallback for shapes whose segments overlap.
 """
 
 from __future__ import annotations

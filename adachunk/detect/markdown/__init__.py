@@ -31,8 +31,9 @@ Engines: ``mistletoe`` runs mistletoe's block tokenizer for every block (the ref
 :func:`adachunk.detect.markdown._fast.tokenize_top`: mistletoe's own loop, in which plain paragraphs,
 ATX headings, one-line HTML blocks and lists of one-paragraph plain items are read from a bulk line
 classification, and every other block with mistletoe's readers at the same position
-(``tests/test_md_fast_parity.py``). Both give the same spans. Which line can open which block is
-one table, :mod:`adachunk.detect.markdown._block_starts`.
+(``tests/parity/test_md_fast_parity.py``, and the Markdown spec cases of
+``tests/parity/cases/markdown_blocks.yaml``). Both give the same spans. Which line can open which
+block is one table, :mod:`adachunk.detect.markdown._block_starts`.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ inside a paragraph, ``check_interrupts_paragraph``). The shortcuts of :mod:`._mi
 plain-line fast path) and of the Python fast path (:mod:`._fast`, :mod:`._fast_list`) skip those
 probes on lines that cannot open the blocks in question; every such pattern is made here from
 :data:`OPENERS`, so a block kind taught to the table is taught to every reader at once.
-``tests/test_md_block_starts.py`` checks the table against mistletoe's own probes and against the
-token types the tokenizer uses; ``docs/markdown-engines.md`` has the checklist for a new kind.
+``tests/parity/test_md_block_starts.py`` checks the table against mistletoe's own probes and
+against the token types the tokenizer uses; ``docs/markdown-engines.md`` has the checklist for a
+new kind.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ not rest on splitting the document into independent regions: there is no split.
 The entries carry only what the walker reads: ``(Paragraph, None, line)`` for a paragraph
 (``None`` is not a setext heading), ``(Heading, (level,), line)``, ``(Html, None, line)``, and
 ``(List, SimpleItems, line)``. :func:`walk_top` turns a top-level buffer into the spans that
-``_Walker.walk`` gives, with those entries inlined. ``tests/test_md_fast_parity.py`` checks
+``_Walker.walk`` gives, with those entries inlined. ``tests/parity/test_md_fast_parity.py`` checks
 entry-for-entry equality with mistletoe's buffer, and span-for-span equality of the result.
 """
 

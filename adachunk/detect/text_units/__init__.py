@@ -9,7 +9,7 @@ These Python scans are the reference twins of one compiled pass over the code po
 (:mod:`adachunk.detect.text_units._scan`) that finds words, sentences and the ``line_break``
 structure together, once per document; it runs for long texts or once Numba is loaded
 (:func:`~adachunk.detect.text_units._scan.wanted`) and returns the same spans
-(``tests/test_text_units_fast_parity.py``).
+(``tests/parity/test_text_units_fast_parity.py``).
 
 The sentence rules are deliberately conservative (a missed boundary only makes a "sentence"
 longer; a wrong boundary can cut "Art. 6(1)(a)" in two, which the cost model would then treat as

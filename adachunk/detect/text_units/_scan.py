@@ -14,7 +14,7 @@ and the property table of :mod:`adachunk.detect.text_units._scan_tables`, and fi
   so that the sentence spans for any ``extra_abbreviations`` are a sort away
   (:meth:`UnitScan.sentences`).
 
-The Python functions are the reference twins; ``tests/test_text_units_fast_parity.py``
+The Python functions are the reference twins; ``tests/parity/test_text_units_fast_parity.py``
 checks that the spans are identical on the corpus, the examples and generated text. The loop
 and its helpers (:mod:`adachunk.detect.text_units._scan_kernel`) are plain Python too, compiled
 together; each helper names the piece of the reference it mirrors.

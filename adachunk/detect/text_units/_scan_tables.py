@@ -111,7 +111,7 @@ def word_tables() -> tuple[np.ndarray, ...]:
     """(exact rows, lengths, bits, lowercase rows, lengths, bits) of the reference's word lists.
 
     The lowercase lists are ASCII, and no code point but U+212A (Kelvin sign) lowercases to
-    ASCII without being ASCII (``tests/test_text_units_fast_parity.py`` checks both), so the
+    ASCII without being ASCII (``tests/parity/test_text_units_fast_parity.py`` checks both), so the
     scan lowercases a token by ASCII rules plus that one sign and compares it with these rows.
     """
     exact: dict[str, int] = {}

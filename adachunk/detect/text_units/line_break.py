@@ -20,7 +20,7 @@ from .._re_fast import _regex_space
 from ..base import DetectorParams
 from . import ScannedUnitDetector
 
-PATTERN = r"\S[ \t]*\r?\n\s*"  # what the spans equal (tests/test_detect_re_fast.py)
+PATTERN = r"\S[ \t]*\r?\n\s*"  # what the spans equal (tests/parity/test_detect_re_fast.py)
 
 
 def line_break_reference(text: str) -> list[tuple[int, int]]:

@@ -4,7 +4,7 @@ The reference twin of the word units of the compiled text-unit scan
 (:mod:`adachunk.detect.text_units._scan`): :func:`word_arrays_reference` classifies the code points
 with one lookup table and finds the words where the class changes (numpy, no Python loop per
 character). ``word.v1`` (:mod:`adachunk.detect.text_units`) reads the compiled scan on long
-texts and this otherwise; ``tests/test_text_units_fast_parity.py`` holds them equal.
+texts and this otherwise; ``tests/parity/test_text_units_fast_parity.py`` holds them equal.
 """
 
 from __future__ import annotations

@@ -28,8 +28,6 @@ from adachunk.detect.markdown import _mistletoe as mm
 from adachunk.detect.markdown import _offsets as mo
 from adachunk.detect.markdown import parse_blocks
 
-#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
-pytestmark = pytest.mark.parity
 
 # One sample per kind of the table, and the label its first block gets: adding a kind to the
 # table (or a token type to the tokenizer) asks for a sample here.

@@ -9,7 +9,6 @@ lone CR, CJK, astral code points, lone surrogates).
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,11 +25,9 @@ from adachunk.detect.text_units.line_break import LineBreakDetector, line_break_
 from adachunk.detect.text_units import SentenceDetector, WordDetector
 from adachunk.types import Document
 
+from .corpus import example_text, examples
 
-#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
-pytestmark = pytest.mark.parity
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 LINE_BREAK = r"\S[ \t]*\r?\n\s*"
 EXTRA = ("Cl.", "Sch", "Abs.", "The", "Annex", "e.g")
 
@@ -87,7 +84,7 @@ def test_parity_on_clair(clair_docs):
             assert pairs(_scan.scan(text).line_breaks) == want
 
 
-@pytest.mark.parametrize("path", sorted(p for p in EXAMPLES.glob("*") if p.suffix in (".md", ".jsonl")),
+@pytest.mark.parametrize("path", examples(".md", ".jsonl"),
                          ids=lambda p: p.name)
 def test_parity_on_examples(path):
     assert_parity(path.read_text(encoding="utf-8"))
@@ -161,7 +158,7 @@ def _detect_all(text: str, fast: bool, monkeypatch) -> tuple[list, dict]:
 
 
 def test_detectors_share_one_scan_and_match_the_reference(monkeypatch):
-    text = (EXAMPLES / "regulation_excerpt.md").read_text(encoding="utf-8") + "\nSee Cl. 5. The end.\n"
+    text = example_text("regulation_excerpt.md") + "\nSee Cl. 5. The end.\n"
     fast, stats = _detect_all(text, True, monkeypatch)
     assert stats["scans"] == 1  # sentences (both), words and line breaks from one pass
     slow, stats = _detect_all(text, False, monkeypatch)
@@ -195,7 +192,7 @@ def test_kernel_runs_uncompiled_too():
 
 def test_word_arrays_as_views_equal_the_trimmed_copies():
     """Long texts get the scan's word arrays as views (no copy faulted in): the same spans."""
-    text = (EXAMPLES / "regulation_excerpt.md").read_text(encoding="utf-8") + " tail word"
+    text = example_text("regulation_excerpt.md") + " tail word"
     copied, viewed = _scan.scan(text), _scan.scan(text, view_from=0)
     assert viewed.words[0].flags.c_contiguous and viewed.words[1].flags.c_contiguous
     for a, b in zip(copied.words + copied.line_breaks + copied.default_sentences,

@@ -1,18 +1,14 @@
 """The block model's fast pass gives the very units of its reference copy (before the speed-up).
 
 ``bound_blocks`` tests each block once on the document text between its offsets instead of on
-copied bodies; ``tests/block_model_reference.py`` is the earlier code, kept to compare against:
+copied bodies; ``tests/parity/block_model_reference.py`` is the earlier code, kept to compare against:
 on every CLAIR document (skipped when the shared corpus is absent), on the examples, and on
 generated Markdown full of the bindings' triggers and awkward line breaks.
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,11 +16,8 @@ from adachunk.detect._block_model import BlockModel, bound_blocks
 from adachunk.detect.markdown import parse_block_rows, parse_blocks
 
 from . import block_model_reference as ref
-from .conftest import EXAMPLES, clair_files
+from .corpus import clair_texts, examples, needs_clair
 
-
-#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
-pytestmark = pytest.mark.parity
 
 MODELS = [BlockModel(), BlockModel(footnotes="previous"), BlockModel(footnotes="none"),
           BlockModel(headings=False, lead_in=False), BlockModel(points=False, captions=False),
@@ -41,16 +34,16 @@ def _check(text: str) -> None:
 
 
 def test_examples_match_reference():
-    paths = sorted(EXAMPLES.glob("*.md"))
+    paths = examples(".md")
     assert paths
     for p in paths:
         _check(p.read_text(encoding="utf-8"))
 
 
-@pytest.mark.skipif(not clair_files(), reason="shared CLAIR corpus absent")
+@needs_clair
 def test_clair_matches_reference():
-    for p in clair_files():
-        _check(json.loads(Path(p).read_text(encoding="utf-8"))["full_text"])
+    for text in clair_texts():
+        _check(text)
 
 
 _PIECES = [
@@ -79,7 +72,7 @@ def test_detect_arrays_equal_detect():
     from adachunk.detect.document import DocumentBlockDetector
     from adachunk.types import Document, span_arrays
 
-    text = (EXAMPLES / sorted(p.name for p in EXAMPLES.glob("*.md"))[0]).read_text(encoding="utf-8")
+    text = examples(".md")[0].read_text(encoding="utf-8")
     for source, doc in (("markdown", None), ("ingested", Document(id="d", text=text, split_points=[5, 90, 400]))):
         det = DocumentBlockDetector(DocumentBlockDetector.Params(source=source), name="document_block")
         ctx = DetectContext(text, doc)

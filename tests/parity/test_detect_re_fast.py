@@ -21,9 +21,6 @@ from adachunk.detect.text_units.line_break import LineBreakDetector
 from adachunk.detect.regex import _FAST_MIN_CHARS, RegexDetector
 
 
-#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
-pytestmark = pytest.mark.parity
-
 LINE_BREAK = r"\S[ \t]*\r?\n\s*"  # what line_break.v1 (rules/text.layout.yaml) finds
 TRICKY = ["a", "é", "字", ".", " ", "\t", "\r", "\n", "\x0b", "\x0c", "\x1c", "\x1f", "\x85",
           "\xa0", "\u2028", "\u3000", "\u200b"]

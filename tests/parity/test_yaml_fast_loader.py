@@ -16,7 +16,7 @@ import yaml
 from adachunk.errors import ProfileError
 from adachunk.profile import yamlmarks as ym
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted([*ROOT.glob("profiles/**/*.yaml"), *ROOT.glob("rules/**/*.yaml"),
                   *ROOT.glob("adachunk/**/*.yaml")])
 

@@ -17,11 +17,6 @@ mistletoe's own readers, at the same position, for every block it does not read 
 
 from __future__ import annotations
 
-import email.parser
-import json
-import sysconfig
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -32,14 +27,10 @@ from adachunk.detect.markdown import _offsets as mo
 from adachunk.detect import markdown as md
 from adachunk.detect.markdown import parse_blocks
 
+from .corpus import ROOT, clair_texts, examples, needs_clair, package_markdown
 
-#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
-pytestmark = pytest.mark.parity
 
-ROOT = Path(__file__).resolve().parents[1]
-CLAIR = ROOT.parent / "shared" / "corpus" / "clair"
-EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if p.suffix in (".md", ".txt"))  # Markdown only
-PEERS_CAP_BYTES = 1_500_000  # the package Markdown compared (the bench takes more)
+EXAMPLES = examples(".md", ".txt")  # Markdown only
 
 # What the fast path reads itself (everything else is read by mistletoe at the same position):
 FAST_KINDS = {"paragraph (plain lines, ended by a blank line)", "atx heading",
@@ -48,35 +39,6 @@ FAST_KINDS = {"paragraph (plain lines, ended by a blank line)", "atx heading",
 # because only mistletoe's reader knows where they end).
 DEFERRED_KINDS = {"Quote", "CodeFence", "BlockCode", "ThematicBreak", "GfmTable", "Html",
                   "List", "Paragraph", "SetextHeading"}
-
-
-def _clair_texts() -> list[str]:
-    paths = sorted(p for p in CLAIR.glob("*_*.json") if "paper_reference" not in p.name)
-    return [json.loads(p.read_text(encoding="utf-8"))["full_text"] for p in paths]
-
-
-def _package_markdown(cap_bytes: int = PEERS_CAP_BYTES) -> list[tuple[str, str]]:
-    """Like ``bench/bench_peers.py``: ``*.md`` files and Markdown METADATA in site-packages."""
-    root = Path(sysconfig.get_paths()["purelib"])
-    found = []
-    for path in sorted(root.rglob("*.md")):
-        if "license" in path.name.lower() or not path.is_file() or path.stat().st_size < 2000:
-            continue
-        try:
-            found.append((str(path.relative_to(root)), path.read_text(encoding="utf-8")))
-        except (UnicodeDecodeError, OSError):
-            continue
-    for meta in sorted(root.glob("*.dist-info/METADATA")):
-        msg = email.parser.Parser().parsestr(meta.read_text(encoding="utf-8", errors="replace"))
-        body = msg.get_payload()
-        if "markdown" in (msg.get("Description-Content-Type") or "") and isinstance(body, str):
-            found.append((str(meta.relative_to(root)), body))
-    out, total = [], 0
-    for name, text in sorted(found):
-        if total + len(text) <= cap_bytes:
-            out.append((name, text))
-            total += len(text)
-    return out
 
 
 def assert_same_blocks(text: str) -> None:
@@ -129,9 +91,9 @@ def deferred_kinds(text: str) -> set[str]:
 
 
 # ------------------------------------------------------------------------- corpora
-@pytest.mark.skipif(not CLAIR.is_dir(), reason="no ../shared/corpus/clair")
+@needs_clair
 def test_clair_blocks_are_mistletoes():
-    texts = _clair_texts()
+    texts = clair_texts()
     assert texts
     for text in texts:
         assert_same_blocks(text)
@@ -143,7 +105,7 @@ def test_example_blocks_are_mistletoes(path):
 
 
 def test_package_markdown_blocks_are_mistletoes():
-    docs = _package_markdown()
+    docs = package_markdown()
     if not docs:
         pytest.skip("no Markdown in site-packages")
     for _name, text in docs:
@@ -153,9 +115,8 @@ def test_package_markdown_blocks_are_mistletoes():
 def corpora_texts() -> list[str]:
     """The examples' Markdown, 300 KB of package Markdown and CLAIR when it is there."""
     texts = [p.read_text(encoding="utf-8") for p in EXAMPLES if p.suffix == ".md"]
-    texts += [t for _, t in _package_markdown(300_000)]
-    if CLAIR.is_dir():
-        texts += _clair_texts()
+    texts += [t for _, t in package_markdown(300_000)]
+    texts += clair_texts()
     return texts
 
 

@@ -25,9 +25,6 @@ from adachunk.detect.markdown._mistletoe_import import LazySet, _make_lazy
 from adachunk.detect.markdown import parse_blocks
 
 
-#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
-pytestmark = pytest.mark.parity
-
 RENDER = "import sys, mistletoe; sys.stdout.write(mistletoe.markdown(sys.argv[1]))"
 SAMPLE = "# T\n\n*«a»*, **“b”**! _x_—y and `code` [link](http://x) <b>h</b>\n\n- *i*\n"
 

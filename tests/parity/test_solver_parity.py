@@ -10,11 +10,6 @@ from adachunk.solve.kernel import solve_kernel
 from adachunk.solve.reference import solve_reference
 from adachunk.solve.solver import solve
 
-import pytest  # noqa: E402
-
-#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
-pytestmark = pytest.mark.parity
-
 
 @st.composite
 def instances(draw):

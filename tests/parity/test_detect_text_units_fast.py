@@ -9,10 +9,6 @@ from hypothesis import strategies as st
 
 from adachunk.detect import text_units as tu
 
-import pytest  # noqa: E402
-
-#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
-pytestmark = pytest.mark.parity
 
 _CHARS = [".", "!", "?", "\u2026", "\u3002", "\uff01", "\u0964", '"', ")", "\u00bb", " ", "\u00a0",
           "\u202f", "\n", "a", "B", "1", "é"]

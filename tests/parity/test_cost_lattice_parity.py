@@ -19,9 +19,6 @@ from adachunk.cost.lattice import CostRule, build_costs, rule_cost, shape_values
 from adachunk.cost.punishments import Shape, make_shape
 
 
-#: The fast path against its reference: `pytest -m parity` runs every such test (also in the default run).
-pytestmark = pytest.mark.parity
-
 SHAPES = ["const", "linear", "reverse_linear", "triangular", "inverse_triangular"]
 SMALL_BATCH = 7  # covered candidates per batch: forces many batches on small inputs
 
