@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .candidates import Finder as _Finder
-from .coverage_sum import ramp_values
+from .coverage_sum import ramp_sums, ramp_values
 from .punishments import Shape
 from .reference import ramp_batch
 
@@ -127,3 +127,36 @@ def _ramp_batch(find: _Finder, lo, hi, k_lo, counts, shape: Shape):
     if part.fallback:
         return ramp_batch(find.P, lo, hi, k_lo, counts, shape)
     return part.values(segs)
+
+
+def add_ramp_parts(total: np.ndarray, parts: dict, find: _Finder, cov, slices, shape: Shape) -> None:
+    """``total += rint(`` a non-const shape over the covered regions ``cov`` ``)`` on the numpy
+    path, batch by batch (``slices``: the reference's batches with their region lengths).
+
+    ``parts``: the ramp's :class:`_RampPart` per batch, kept by the caller across policies and
+    rebuilt here when a new shape covers other candidates.
+    """
+    P = find.P
+    lo, hi, k_lo, counts = cov
+    out = np.zeros(len(P), dtype=np.float64) if len(slices) > 1 else None
+    for b, (sl, lengths) in enumerate(slices):
+        segs = shape.segments(lengths)
+        part = parts.get(b)
+        if part is None or not part.fits(segs):
+            part = parts[b] = _RampPart(find, lo[sl], k_lo[sl], counts[sl], segs)
+        if part.fallback:
+            idx, vals = ramp_batch(P, lo[sl], hi[sl], k_lo[sl], counts[sl], shape)
+        elif out is None:  # one batch: summed over the covered candidates only
+            _a, va, slope = _segment_lines(segs)
+            if part.inverse is None:
+                sums = ramp_values(part.base, part.cnt, slope, va)
+            else:
+                sums = ramp_sums(part.base, part.inverse, part.cnt, slope, va, len(part.unique))
+            total[part.unique] += np.rint(sums).astype(np.int64)
+            return
+        else:
+            idx, vals = part.values(segs)
+        if out is None:
+            out = np.zeros(len(P), dtype=np.float64)
+        out += np.bincount(idx, weights=vals, minlength=len(P))
+    total += np.rint(out).astype(np.int64)

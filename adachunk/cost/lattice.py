@@ -26,11 +26,12 @@ import numpy as np
 from ..types import SpanArrays, Structure, span_arrays
 from . import _lattice_jit as jit
 from .candidates import Finder as _Finder
-from .coverage_sum import coverage_of, marks_sum, ramp_sums, ramp_values, weighted_sum
+from .coverage_sum import coverage_of, marks_sum, weighted_sum
 from ._ramp_parts import _RampPart, _limits, _ramp_batch, _segment_lines  # noqa: F401 (tests reach them here)
+from ._ramp_parts import add_ramp_parts
 from .punishments import Shape
 from .reference import BATCH as _BATCH
-from .reference import batches, const_values, ramp_batch
+from .reference import batches, const_values
 from .reference import regions as _regions
 
 
@@ -221,51 +222,14 @@ class CostCache:
         cov = self.covered(starts, ends, side)
         if cov is None:
             return
-        lo, hi, k_lo, counts = cov
+        lo, hi, _k_lo, counts = cov
         # the reference's batches and order, with each batch's region lengths
         slices = self._get(starts, ends, ("batches", side), lambda: _batch_rows(lo, hi, counts))
         if loops:  # one compiled pass per batch: nothing scale-free to keep
-            # Every row over the candidates comes from one scratch row, left all zero after
-            # each use: at 20 MB of text a fresh row is a 36 MB mapping, faulted in page by
-            # page (the lattice's system time was 0.2 s of its 0.44 s there).
-            if scratch is None:
-                scratch = np.zeros(len(self.P), dtype=np.float64)
-            if len(slices) == 1:  # rounded over the candidates it reaches only
-                acc, a, b = jit.ramp(self.find, lo, hi, k_lo, counts, shape, slices[0][1], scratch)
-                jit.round_add(acc, a, b, total)
-                return
-            out = np.zeros(len(self.P), dtype=np.float64)
-            for k, (sl, lengths) in enumerate(slices):  # each batch summed on its own first, as bincount does
-                # the first batch lands in the zero row itself (0.0 + x is x, or 0.0 for -0.0)
-                acc, a, b = jit.ramp(self.find, lo[sl], hi[sl], k_lo[sl], counts[sl], shape, lengths,
-                                     out if k == 0 else scratch)
-                if acc is not out:
-                    jit.move_add(acc, a, b, out)
-            jit.round_add(out, 0, len(out), total)
+            jit.ramp_rows(self.find, cov, slices, shape, scratch, total)
             return
         parts = self._get(starts, ends, ("parts", side, shape.name, shape.width), dict)
-        out = np.zeros(len(self.P), dtype=np.float64) if len(slices) > 1 else None
-        for b, (sl, lengths) in enumerate(slices):
-            segs = shape.segments(lengths)
-            part = parts.get(b)
-            if part is None or not part.fits(segs):
-                part = parts[b] = _RampPart(self.find, lo[sl], k_lo[sl], counts[sl], segs)
-            if part.fallback:
-                idx, vals = ramp_batch(self.P, lo[sl], hi[sl], k_lo[sl], counts[sl], shape)
-            elif out is None:  # one batch: summed over the covered candidates only
-                _a, va, slope = _segment_lines(segs)
-                if part.inverse is None:
-                    sums = ramp_values(part.base, part.cnt, slope, va)
-                else:
-                    sums = ramp_sums(part.base, part.inverse, part.cnt, slope, va, len(part.unique))
-                total[part.unique] += np.rint(sums).astype(np.int64)
-                return
-            else:
-                idx, vals = part.values(segs)
-            if out is None:
-                out = np.zeros(len(self.P), dtype=np.float64)
-            out += np.bincount(idx, weights=vals, minlength=len(self.P))
-        total += np.rint(out).astype(np.int64)
+        add_ramp_parts(total, parts, self.find, cov, slices, shape)
 
 
 def build_costs(P: np.ndarray, structures: "dict[str, list[Structure] | SpanArrays]", rules: list[CostRule], n: int,

@@ -164,6 +164,27 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
     Raises:
         ValueError: an unknown retriever, scope or index text, a bad budget or k.
     """
+    ks, budgets = _checked_settings(ks, scope, index_text, long_text, budgets)
+    bud = parse_budget(budget)
+    ret = make_retriever(retriever, embedder, rrf_k, long_text=long_text)
+    table = _table(chunks_by_doc, qa, index_text)
+    cut = _recount(table, tokenizer) if tokenizer else None
+    top = None if budgets else ks[-1]  # a budget may take more chunks than the largest k
+    rankings = _rank_chunks(ret, table, chunks_by_doc, qa, index_text, scope, top)
+    keys = measure_keys(ks, budgets)
+    rows = _question_rows(table, qa, rankings, ks, bud, budgets, cut)
+    summary = summarise(rows, keys)
+    summary.update(questions=len(rows), chunks=len(table.doc),
+                   chunk_tokens=round(sum(table.tokens) / len(table.tokens), 1) if table.tokens else None)
+    settings = {"retriever": getattr(ret, "name", str(retriever)), "ks": ks, "budget": str(bud) if bud else None,
+                "budgets": budgets, "tokenizer": tokenizer, "long_text": long_text, "scope": scope, "rrf_k": rrf_k,
+                "index_text": index_text}
+    return EvalResult(summary, rows, keys, settings)
+
+
+def _checked_settings(ks: Sequence[int], scope: str, index_text: str, long_text: str,
+                      budgets: Sequence[int]) -> tuple[list[int], list[int]]:
+    """``ks`` and ``budgets`` sorted without duplicates, every setting checked (ValueError)."""
     ks = sorted(dict.fromkeys(int(k) for k in ks))
     if not ks or ks[0] < 1:
         raise ValueError(f"ks must be positive integers, got {ks}")
@@ -176,12 +197,12 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
     budgets = sorted(dict.fromkeys(int(b) for b in budgets))
     if budgets and budgets[0] < 1:
         raise ValueError(f"budgets must be positive token counts, got {budgets}")
-    bud = parse_budget(budget)
-    ret = make_retriever(retriever, embedder, rrf_k, long_text=long_text)
-    table = _table(chunks_by_doc, qa, index_text)
-    cut = _recount(table, tokenizer) if tokenizer else None
-    top = None if budgets else ks[-1]  # a budget may take more chunks than the largest k
-    number = {d: i for i, d in enumerate(table.doc_ids)}
+    return ks, budgets
+
+
+def _rank_chunks(ret: Any, table: _Table, chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet,
+                 index_text: str, scope: str, top: int | None) -> dict[int, Sequence[int]]:
+    """The chunk numbers each question retrieves, best first (at most ``top``), by question number."""
     rankings: dict[int, Sequence[int]] = {}
     lexical = isinstance(ret, (BM25Retriever, HybridRetriever))
     tokens = _tokens(table, chunks_by_doc, qa, index_text) if lexical else None
@@ -194,17 +215,17 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
             ranked = ret.rank(texts, queries, top=top)
         for j, order in zip(q_nums, ranked):
             rankings[j] = [chunk_nums[int(i)] for i in order[:top]]
-    keys = measure_keys(ks, budgets)
+    return rankings
+
+
+def _question_rows(table: _Table, qa: QASet, rankings: dict[int, Sequence[int]], ks: list[int], bud: Any,
+                   budgets: list[int], cut: Cut | None) -> list[dict[str, Any]]:
+    """One row per question, in QA-file order: its id, document, line and every measure."""
+    number = {d: i for i, d in enumerate(table.doc_ids)}
     rows = []
     for j, q in enumerate(qa.questions):
         row = {"id": q.id, "doc": q.doc, "line": q.line}
         row.update(question_measures(q.evidence, number[q.doc], rankings.get(j, []), table.doc, table.starts,
                                      table.ends, table.tokens, ks, bud, budgets, cut))
         rows.append(row)
-    summary = summarise(rows, keys)
-    summary.update(questions=len(rows), chunks=len(table.doc),
-                   chunk_tokens=round(sum(table.tokens) / len(table.tokens), 1) if table.tokens else None)
-    settings = {"retriever": getattr(ret, "name", str(retriever)), "ks": ks, "budget": str(bud) if bud else None,
-                "budgets": budgets, "tokenizer": tokenizer, "long_text": long_text, "scope": scope, "rrf_k": rrf_k,
-                "index_text": index_text}
-    return EvalResult(summary, rows, keys, settings)
+    return rows

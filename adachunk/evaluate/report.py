@@ -138,21 +138,54 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
     bud = parse_budget(budget)
     docs, notes = read_documents(inputs, errors)
     qa = load_qa(qa_path, docs)
+    sets = _load_covering_chunkings(specs, docs, qa, profile, progress)
+    embedder, long_text = _profile_defaults(embedder, long_text, retrievers, profile)
+    measure = primary_measure(ks, primary)
+    retrieval = dict(scope=scope, rrf_k=rrf_k, index_text=index_text, budgets=budgets, tokenizer=tokenizer,
+                     long_text=long_text)
+    results, comparisons, rows = _evaluate_retrievers(sets, qa, retrievers, ks, bud, embedder, retrieval,
+                                                      measure, n_boot, seed, bootstrap_unit, progress)
+    settings = _settings_record(retrievers, ks, bud, embedder, retrieval, n_boot, bootstrap_unit, seed, measure)
+    report = _assemble_report(settings, docs, notes, qa, sets, results, comparisons, rows)
+    gate = check_gate(report, conditions)
+    report["gate"] = gate
+    return EvalReport(report, gate)
+
+
+def _load_covering_chunkings(specs: Sequence[str], docs: dict[str, Document], qa: QASet, profile: Any,
+                             progress: Callable[[str], None] | None) -> list[ChunkingSet]:
+    """The chunkings of ``specs``, each checked to cover the QA set's documents (ADA316)."""
     sets = load_chunkings(specs, docs, profile, progress)
     for cs in sets:
         _check_coverage(cs, qa)
+    return sets
+
+
+def _profile_defaults(embedder: Any, long_text: str | None, retrievers: Sequence[str],
+                      profile: Any) -> tuple[Any, str]:
+    """The embedder (only where a retriever embeds) and long-text handling the profile gives
+    where the caller gave none."""
     if embedder is None and any(r != "bm25" for r in retrievers):
         embedder = default_embedder(profile)
     if long_text is None:
         long_text = default_long_text(profile)
-    measure = primary_measure(ks, primary)
+    return embedder, long_text
+
+
+def _evaluate_retrievers(sets: list[ChunkingSet], qa: QASet, retrievers: Sequence[str], ks: list[int], bud: Any,
+                         embedder: Any, retrieval: dict[str, Any], measure: str, n_boot: int, seed: int,
+                         bootstrap_unit: str, progress: Callable[[str], None] | None) -> tuple[dict, dict, list]:
+    """Every chunking under every retriever: ``(results, comparisons, per-question rows)``.
+
+    ``retrieval``: the keyword settings :func:`evaluate_chunks` takes besides the budget and
+    embedder. Raises ValueError (after the first retriever's evaluation) when ``measure`` is
+    not one of its measures.
+    """
     results, comparisons, rows = {}, {}, []
     for ret in retrievers:
         if progress:
             progress(f"retrieving with {ret}")
-        evals = [evaluate_chunks(cs.chunks, qa, ret, ks, bud, embedder, scope=scope, rrf_k=rrf_k,
-                                 index_text=index_text, budgets=budgets, tokenizer=tokenizer,
-                                 long_text=long_text) for cs in sets]
+        evals = [evaluate_chunks(cs.chunks, qa, ret, ks, bud, embedder, **retrieval) for cs in sets]
         if measure not in evals[0].keys:
             raise ValueError(f"unknown primary measure {measure!r}; allowed: {', '.join(evals[0].keys)}")
         results[ret] = {cs.label: ev.summary for cs, ev in zip(sets, evals)}
@@ -160,13 +193,26 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
         comparisons[ret] = _compare(sets, evals, measure, n_boot, seed, groups)
         for cs, ev in zip(sets, evals):
             rows += [{"retriever": ret, "chunking": cs.label, **r} for r in ev.per_question]
-    report = {
+    return results, comparisons, rows
+
+
+def _settings_record(retrievers: Sequence[str], ks: list[int], bud: Any, embedder: Any, retrieval: dict[str, Any],
+                     n_boot: int, bootstrap_unit: str, seed: int, measure: str) -> dict[str, Any]:
+    """The report's ``settings`` (plain data, in the file's key order)."""
+    r = retrieval
+    return {"retrievers": list(retrievers), "ks": ks, "budget": str(bud) if bud else None,
+            "budgets": sorted(dict.fromkeys(int(b) for b in r["budgets"])), "tokenizer": r["tokenizer"],
+            "long_text": r["long_text"], "scope": r["scope"], "rrf_k": r["rrf_k"], "index_text": r["index_text"],
+            "embedder": _jsonable(embedder) if embedder else None,
+            "bootstrap": n_boot, "bootstrap_unit": bootstrap_unit, "seed": seed, "primary": measure}
+
+
+def _assemble_report(settings: dict[str, Any], docs: dict[str, Document], notes: list[str], qa: QASet,
+                     sets: list[ChunkingSet], results: dict, comparisons: dict, rows: list) -> dict[str, Any]:
+    """The report dict (``eval.json``) without its gate, in the file's key order."""
+    return {
         "version": REPORT_VERSION,
-        "settings": {"retrievers": list(retrievers), "ks": ks, "budget": str(bud) if bud else None,
-                     "budgets": sorted(dict.fromkeys(int(b) for b in budgets)), "tokenizer": tokenizer,
-                     "long_text": long_text, "scope": scope,
-                     "rrf_k": rrf_k, "index_text": index_text, "embedder": _jsonable(embedder) if embedder else None,
-                     "bootstrap": n_boot, "bootstrap_unit": bootstrap_unit, "seed": seed, "primary": measure},
+        "settings": settings,
         "documents": {"count": len(docs), "ids": list(docs), "notes": notes},
         "qa": qa.record(),
         "chunkings": [cs.record() for cs in sets],
@@ -174,9 +220,6 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
         "comparisons": comparisons,
         "per_question": rows,
     }
-    gate = check_gate(report, conditions)
-    report["gate"] = gate
-    return EvalReport(report, gate)
 
 
 def _compare(sets: list[ChunkingSet], evals: list, measure: str, n_boot: int, seed: int,

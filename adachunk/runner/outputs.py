@@ -107,74 +107,114 @@ def assemble(out: Path, sources: Iterable[str], store: ResultStore, *, index_sin
 
 def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink, parquet: bool,
               notes: dict[str, Any]) -> dict[str, Any]:
+    """:func:`assemble`'s work: every document's decision, then its chunks, in ``sources`` order."""
     chunks_w, decisions_w = _Writer(out / "chunks.jsonl"), _Writer(out / "decisions.jsonl")
     pq = ParquetWriter(out / "chunks.parquet") if parquet else None
-    per_candidate: dict[str, _Means] = defaultdict(_Means)
-    status: dict[str, Counter] = defaultdict(Counter)
-    winners, adaptive = Counter(), _Means()
-    reader = _Reader()
-    totals, embedding = Counter(), Counter()
-    failures, fell_back = [], []
+    tally = _Tally()
     for source in sources:
         entry, vectors = store.load(source)
-        totals["documents"] += 1
-        if entry is None:
-            totals["missing"] += 1
-            failures.append({"source": source, "error": "not processed (run interrupted?)"})
-            decisions_w.write(dumps({"source": source, "ok": False, "error": "not processed"}) + "\n")
-            continue
-        decision = entry.get("decision") or {}
-        decisions_w.write(dumps({"source": source, "ok": entry["ok"], "error": entry.get("error"), **decision}) + "\n")
-        if not entry["ok"]:
-            totals["failed"] += 1
-            failures.append({"source": source, "error": (entry.get("error") or "").splitlines()[0]})
-            continue
-        totals["ok"] += 1
-        totals["chunks"] += len(entry["chunks"])
-        if decision.get("detector_errors"):  # select.on_detector_error: fallback
-            fell_back.append({"source": source, "structures": [e["structure"] for e in decision["detector_errors"]],
-                              "error": decision["detector_errors"][0]["error"]})
-        for cand in decision.get("candidates", []):
-            status[cand["name"]][cand["status"]] += 1
-            if cand["status"] != "error":
-                per_candidate[cand["name"]].add(cand.get("scores", {}), cand.get("score"))
-        for k, v in decision.get("embedding", {}).items():
-            embedding[k] += v
-        if decision.get("winner"):
-            winners[decision["winner"]] += 1
-            best = next(c for c in decision["candidates"] if c["name"] == decision["winner"])
-            adaptive.add(best.get("scores", {}), best.get("score"))
-            reader.add(decision.get("retrieval"))
-        for rec in entry["chunks"]:
-            chunks_w.write(dumps(rec) + "\n")
-        if pq is not None:
-            pq.add(entry["chunks"])
-        if index_sink is not None and vectors is not None and entry["chunks"]:
-            index_sink.add(entry["chunks"], vectors)
+        decisions_w.write(_decision_line(source, entry))
+        if tally.add(source, entry):
+            _write_chunks(entry, vectors, chunks_w, pq, index_sink)
     for w in (chunks_w, decisions_w):
         w.close()
     if pq is not None:
         pq.close()
-    n_ok = max(totals["ok"], 1)
-    summary = {
-        "totals": {k: totals[k] for k in ("documents", "ok", "failed", "missing", "chunks")},
-        "selection_frequency": {k: round(100 * v / n_ok, 2) for k, v in sorted(winners.items(), key=lambda kv: -kv[1])},
-        "adaptive": adaptive.result(),
-        "candidates": {name: {"means": m.result(), "status": dict(status[name])} for name, m in per_candidate.items()},
-        **reader.result(),
-        "failures": failures[:1000],
-        # documents chunked without a structure that failed on them (select.on_detector_error)
-        "detector_fallbacks": {"documents": len(fell_back), "list": fell_back[:1000]},
-        # texts the embedders computed against the spans and texts the stages asked for
-        "embedding": dict(embedding),
-        **notes,
-    }
+    summary = tally.summary(notes)
     if index_sink is not None:
         summary["index"] = index_sink.finish()
     w = _Writer(out / "summary.json")
     w.write(json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
     w.close()
     return summary
+
+
+def _decision_line(source: str, entry: dict[str, Any] | None) -> str:
+    """The document's line of ``decisions.jsonl`` (``entry``: its saved result, None when it
+    was never processed)."""
+    if entry is None:
+        return dumps({"source": source, "ok": False, "error": "not processed"}) + "\n"
+    decision = entry.get("decision") or {}
+    return dumps({"source": source, "ok": entry["ok"], "error": entry.get("error"), **decision}) + "\n"
+
+
+def _write_chunks(entry: dict[str, Any], vectors, chunks_w: _Writer, pq: ParquetWriter | None,
+                  index_sink) -> None:
+    """A chunked document's chunks to ``chunks.jsonl``, ``chunks.parquet`` and the index."""
+    for rec in entry["chunks"]:
+        chunks_w.write(dumps(rec) + "\n")
+    if pq is not None:
+        pq.add(entry["chunks"])
+    if index_sink is not None and vectors is not None and entry["chunks"]:
+        index_sink.add(entry["chunks"], vectors)
+
+
+class _Tally:
+    """What ``summary.json`` reports, counted document by document in output order."""
+
+    def __init__(self):
+        self.totals, self.embedding = Counter(), Counter()
+        self.per_candidate: dict[str, _Means] = defaultdict(_Means)
+        self.status: dict[str, Counter] = defaultdict(Counter)
+        self.winners, self.adaptive = Counter(), _Means()
+        self.reader = _Reader()
+        self.failures, self.fell_back = [], []
+
+    def add(self, source: str, entry: dict[str, Any] | None) -> bool:
+        """Count one document (``entry``: its saved result, None when it was never processed);
+        whether its chunks go to the outputs (it was chunked)."""
+        self.totals["documents"] += 1
+        if entry is None:
+            self.totals["missing"] += 1
+            self.failures.append({"source": source, "error": "not processed (run interrupted?)"})
+            return False
+        if not entry["ok"]:
+            self.totals["failed"] += 1
+            self.failures.append({"source": source, "error": (entry.get("error") or "").splitlines()[0]})
+            return False
+        self.totals["ok"] += 1
+        self.totals["chunks"] += len(entry["chunks"])
+        self._add_decision(source, entry.get("decision") or {})
+        return True
+
+    def _add_decision(self, source: str, decision: dict[str, Any]) -> None:
+        """Count what a chunked document's decision says: fallbacks, candidates, the winner."""
+        if decision.get("detector_errors"):  # select.on_detector_error: fallback
+            self.fell_back.append({"source": source,
+                                   "structures": [e["structure"] for e in decision["detector_errors"]],
+                                   "error": decision["detector_errors"][0]["error"]})
+        for cand in decision.get("candidates", []):
+            self.status[cand["name"]][cand["status"]] += 1
+            if cand["status"] != "error":
+                self.per_candidate[cand["name"]].add(cand.get("scores", {}), cand.get("score"))
+        for k, v in decision.get("embedding", {}).items():
+            self.embedding[k] += v
+        if decision.get("winner"):
+            self.winners[decision["winner"]] += 1
+            best = next(c for c in decision["candidates"] if c["name"] == decision["winner"])
+            self.adaptive.add(best.get("scores", {}), best.get("score"))
+            self.reader.add(decision.get("retrieval"))
+
+    def summary(self, notes: dict[str, Any]) -> dict[str, Any]:
+        """The summary of the documents counted, with ``notes`` (what the run listed, kept and
+        dropped) at its end."""
+        totals, status = self.totals, self.status
+        n_ok = max(totals["ok"], 1)
+        return {
+            "totals": {k: totals[k] for k in ("documents", "ok", "failed", "missing", "chunks")},
+            "selection_frequency": {k: round(100 * v / n_ok, 2)
+                                    for k, v in sorted(self.winners.items(), key=lambda kv: -kv[1])},
+            "adaptive": self.adaptive.result(),
+            "candidates": {name: {"means": m.result(), "status": dict(status[name])}
+                           for name, m in self.per_candidate.items()},
+            **self.reader.result(),
+            "failures": self.failures[:1000],
+            # documents chunked without a structure that failed on them (select.on_detector_error)
+            "detector_fallbacks": {"documents": len(self.fell_back), "list": self.fell_back[:1000]},
+            # texts the embedders computed against the spans and texts the stages asked for
+            "embedding": dict(self.embedding),
+            **notes,
+        }
 
 
 __all__ = ["assemble", "AdachunkError"]

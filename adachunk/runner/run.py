@@ -88,9 +88,38 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
                               scheduler=scheduler, overrides=overrides, errors=errors, postprocess=postprocess,
                               sink=sink, qdrant_url=qdrant_url, progress=progress, prune=prune, wait=wait,
                               ship_inputs=ship_inputs, ocr=ocr)
+    t0 = time.perf_counter()
+    rp, index, opts = _resolve_settings(profile, backend, overrides, sink, qdrant_url, errors, postprocess, ocr)
+    check_embedders(rp, index, opts.index)
+    out = Path(out)
+    sources, warnings = _plan(list(inputs), out)
+    with OutputLock(out, wait=wait), default_store(out / ".adachunk" / "analysis") as astore:
+        work = _select_work(out, rp, opts, sources, resume, prune)
+        _execute(work.todo, opts, work.store, backend, scheduler, workers, progress, ship_inputs)
+        summary = _commit_folder(out, astore, work, rp, opts, index, warnings, t0)
+    totals = summary["totals"]
+    return RunSummary(out, len(work.sources), len(work.todo), len(work.sources) - len(work.todo), totals["failed"],
+                      totals["chunks"], time.perf_counter() - t0, summary)
+
+
+@dataclass
+class _Work:
+    """The documents of one run in its output folder."""
+
+    store: ResultStore  # the folder's per-document results
+    previous: Manifest  # what the folder held before (empty without ``resume``)
+    sources: list  # this run's inputs, keyed as the folder keyed them before
+    todo: list  # those of ``sources`` to process (all, without ``resume``)
+    kept: list  # the folder's other documents, carried over unchanged
+    dropped: list[str]  # why each of the folder's other documents is dropped
+
+
+def _resolve_settings(profile: str, backend: str, overrides: dict[str, Any] | None, sink: str | None,
+                      qdrant_url: str | None, errors: str, postprocess: bool,
+                      ocr: str) -> tuple[Any, IndexSpec, JobOptions]:
+    """The resolved profile, the run's index section and the options every document's job takes."""
     from ..profile.cached import load_profile
 
-    t0 = time.perf_counter()
     overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
     if backend == "dask" and profile.endswith((".yaml", ".yml")) and os.path.exists(profile):
         profile = os.path.abspath(profile)  # workers resolve paths in their own working folder
@@ -99,31 +128,39 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
     index = rp.policy.index.model_copy(update={k: v for k, v in (("sink", sink), ("qdrant_url", qdrant_url)) if v})
     opts = JobOptions(profile=str(profile), overrides=tuple(sorted(overrides.items())), errors=errors,
                       postprocess=postprocess, index=index.sink != "none", ocr=ocr)
-    check_embedders(rp, index, opts.index)
-    out = Path(out)
-    sources, warnings = _plan(list(inputs), out)
-    with OutputLock(out, wait=wait), default_store(out / ".adachunk" / "analysis") as astore:
-        store = ResultStore(out, rp.fingerprint, opts.key())
-        previous = Manifest.load(out) if resume else Manifest(out / ".adachunk" / "manifest.json")
-        sources = previous.stable_keys(sources)
-        store.prepare(resume)
-        todo = [i for i in sources if not (resume and store.done(i.source, file_sha256(i.source), i.key))]
-        kept, dropped = carried_over(previous, sources, rp.fingerprint, opts.key(), prune=prune,
-                                     file_sha256=file_sha256)
-        _execute(todo, opts, store, backend, scheduler, workers, progress, ship_inputs)
-        docs = sources + kept
-        manifest = Manifest(previous.path, rp.fingerprint, opts.key(),
-                            {i.key: store.manifest_entry(i.source, i.key) for i in docs})
-        store.forget(previous, manifest)
-        notes = {"documents": {"listed": len(sources), "kept": len(kept), "dropped": dropped, "aliases": warnings}}
-        summary = _write_outputs(out, [i.source for i in docs], store, rp, index if opts.index else None, notes, t0)
-        manifest.save()
-        if astore is not None and astore.root == (out / ".adachunk" / "analysis").resolve():
-            # the folder's own cache keeps its documents' analyses only (a shared one is left as is)
-            astore.retain({d["analysis_key"] for d in manifest.documents.values() if d.get("analysis_key")})
-    totals = summary["totals"]
-    return RunSummary(out, len(sources), len(todo), len(sources) - len(todo), totals["failed"], totals["chunks"],
-                      time.perf_counter() - t0, summary)
+    return rp, index, opts
+
+
+def _select_work(out: Path, rp, opts: JobOptions, sources: list, resume: bool, prune: bool) -> _Work:
+    """Which documents this run processes and which of the folder's earlier ones it keeps (the
+    result store made ready: emptied unless ``resume``)."""
+    store = ResultStore(out, rp.fingerprint, opts.key())
+    previous = Manifest.load(out) if resume else Manifest(out / ".adachunk" / "manifest.json")
+    sources = previous.stable_keys(sources)
+    store.prepare(resume)
+    todo = [i for i in sources if not (resume and store.done(i.source, file_sha256(i.source), i.key))]
+    kept, dropped = carried_over(previous, sources, rp.fingerprint, opts.key(), prune=prune,
+                                 file_sha256=file_sha256)
+    return _Work(store, previous, sources, todo, kept, dropped)
+
+
+def _commit_folder(out: Path, astore, work: _Work, rp, opts: JobOptions, index: IndexSpec,
+                   warnings: list[str], t0: float) -> dict:
+    """Bring the folder to this run's manifest: stale results forgotten, the outputs written
+    (:func:`_write_outputs`), the manifest saved, the folder's analysis cache trimmed to its
+    documents; returns the summary."""
+    docs = work.sources + work.kept
+    manifest = Manifest(work.previous.path, rp.fingerprint, opts.key(),
+                        {i.key: work.store.manifest_entry(i.source, i.key) for i in docs})
+    work.store.forget(work.previous, manifest)
+    notes = {"documents": {"listed": len(work.sources), "kept": len(work.kept), "dropped": work.dropped,
+                           "aliases": warnings}}
+    summary = _write_outputs(out, [i.source for i in docs], work.store, rp, index if opts.index else None, notes, t0)
+    manifest.save()
+    if astore is not None and astore.root == (out / ".adachunk" / "analysis").resolve():
+        # the folder's own cache keeps its documents' analyses only (a shared one is left as is)
+        astore.retain({d["analysis_key"] for d in manifest.documents.values() if d.get("analysis_key")})
+    return summary
 
 
 def _plan(items: list[str], out: Path) -> tuple[list, list[str]]:

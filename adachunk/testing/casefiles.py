@@ -167,6 +167,27 @@ def load_case_file(path: str | Path) -> list[Any]:
             ADA204 (missing key); the location names the file and line.
     """
     path = Path(path)
+    node, data = _parse_yaml(path)
+    docs, lines, single = _suite_entries(path, node, data)
+    suites: list[Any] = []
+    seen: set[str] = set()  # case names, unique across the file's suites
+    for i, doc in enumerate(docs):
+        r = _Reader(path, lines, i, single)
+        if isinstance(doc, dict) and "detector" not in doc and ("pack" in doc or "profile" in doc):
+            from .rulecases import read_suite
+
+            suites.append(read_suite(r, doc, i, seen))
+        else:
+            suites.append(_read_detector_suite(r, doc, i, seen))
+    return suites
+
+
+def _parse_yaml(path: Path) -> tuple[yaml.Node | None, Any]:
+    """The file's composed YAML tree (for line numbers) and its data.
+
+    Raises:
+        ProfileError: ADA210 (the file cannot be read), ADA201 (YAML syntax).
+    """
     try:
         source = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -183,6 +204,17 @@ def load_case_file(path: str | Path) -> list[Any]:
             location=Location(file=str(path), line=mark.line + 1 if mark else None,
                               column=mark.column + 1 if mark else None),
         ) from None
+    return node, data
+
+
+def _suite_entries(path: Path, node: yaml.Node | None, data: Any) -> tuple[list, dict[str, int], bool]:
+    """The file's suites as a list, the line of each key path (under the suite's index, ``0.``
+    for a one-suite file too), and whether the file holds a single suite.
+
+    Raises:
+        ProfileError: ADA203 when the file holds neither a suite nor a list of them (a rule
+            pack, say).
+    """
     lines = _marks(node) if node is not None else {}
     single = isinstance(data, dict)
     if single:
@@ -198,37 +230,31 @@ def load_case_file(path: str | Path) -> list[Any]:
         raise ProfileError(code="ADA203", message=f"{path} is a rule pack, not a case file: its cases go "
                            "in a case file that names it with 'pack:' (e.g. rules/cases/)",
                            location=Location(file=str(path), line=1))
-    suites: list[Any] = []
-    seen: set[str] = set()
-    for i, doc in enumerate(docs):
-        r = _Reader(path, lines, i, single)
-        if isinstance(doc, dict) and "detector" not in doc and ("pack" in doc or "profile" in doc):
-            from .rulecases import read_suite
+    return docs, lines, single
 
-            suites.append(read_suite(r, doc, i, seen))
-            continue
-        if isinstance(doc, dict) and "detector" not in doc and "cases" in doc:
-            raise r.error("ADA204", "", "missing required key 'detector' (a detector suite) or "
-                          "'pack'/'profile' (a rule suite)")
-        r.check_keys(doc, "", _SUITE_KEYS, ("detector", "cases"))
-        spec = doc["detector"]
-        if isinstance(spec, str):
-            spec = {"type": spec}
-        if not isinstance(spec, dict) or not isinstance(spec.get("type"), str):
-            raise r.error("ADA203" if isinstance(spec, dict) and "type" in spec else "ADA204",
-                          "detector", "'detector' needs a 'type' naming a registered detector")
-        if not isinstance(doc["cases"], list) or not doc["cases"]:
-            raise r.error("ADA203", "cases", "'cases' must be a non-empty list")
-        cases = []
-        for j, c in enumerate(doc["cases"]):
-            cases.append(_read_case(r, f"cases.{j}", c))
-            if c["name"] in seen:
-                raise r.error("ADA203", f"cases.{j}.name", f"duplicate case name '{c['name']}'")
-            seen.add(c["name"])
-        fields = {k: v for k, v in spec.items() if k != "type"}
-        suites.append(CaseSuite(path, spec["type"], fields, cases, i,
-                                lines.get(f"{r.prefix}detector")))
-    return suites
+
+def _read_detector_suite(r: _Reader, doc: Any, index: int, seen: set[str]) -> CaseSuite:
+    """One suite with a ``detector``, checked; its case names are added to ``seen``."""
+    if isinstance(doc, dict) and "detector" not in doc and "cases" in doc:
+        raise r.error("ADA204", "", "missing required key 'detector' (a detector suite) or "
+                      "'pack'/'profile' (a rule suite)")
+    r.check_keys(doc, "", _SUITE_KEYS, ("detector", "cases"))
+    spec = doc["detector"]
+    if isinstance(spec, str):
+        spec = {"type": spec}
+    if not isinstance(spec, dict) or not isinstance(spec.get("type"), str):
+        raise r.error("ADA203" if isinstance(spec, dict) and "type" in spec else "ADA204",
+                      "detector", "'detector' needs a 'type' naming a registered detector")
+    if not isinstance(doc["cases"], list) or not doc["cases"]:
+        raise r.error("ADA203", "cases", "'cases' must be a non-empty list")
+    cases = []
+    for j, c in enumerate(doc["cases"]):
+        cases.append(_read_case(r, f"cases.{j}", c))
+        if c["name"] in seen:
+            raise r.error("ADA203", f"cases.{j}.name", f"duplicate case name '{c['name']}'")
+        seen.add(c["name"])
+    fields = {k: v for k, v in spec.items() if k != "type"}
+    return CaseSuite(r.path, spec["type"], fields, cases, index, r.lines.get(f"{r.prefix}detector"))
 
 
 def _document_fields(r: _Reader, key: str, c: dict) -> dict[str, Any]:

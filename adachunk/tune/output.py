@@ -74,7 +74,24 @@ def _plain(value: Any) -> Any:
 
 def tuned_yaml(res: TuneResult, rp, space: Space, profile_arg: str, *, objective: str, qa_measure: str) -> str:
     """The text of ``tuned.yaml`` (see the module docstring)."""
-    final, base = res.final_point, rp.policy
+    lines = _header_lines(res, rp, space, objective, qa_measure)
+    ref = extends_ref(profile_arg, rp, res.out)
+    if ref != profile_arg or "/" in ref:  # a base file: profiles may not reach outside their folder
+        lines.append(f"# The base lies outside this folder: load this profile with {SEARCH_PATH_ENV}="
+                     f"{Path(res.out, ref).resolve().parent} set (profiles are confined: docs/profiles.md, \"Security\").")
+    lines += ["schema_version: 1", f"name: {rp.name}-tuned", f"extends: {flow(ref)}",
+              f"description: {flow(f'{rp.name} tuned by adachunk tune ({objective})')}"]
+    for section, section_lines in (("rules", _rule_lines), ("solver", _solver_lines),
+                                   ("candidates", _candidate_lines), ("weights", _weight_lines)):
+        keys = [k for k in res.final_point if k.startswith(section + ".")]
+        if keys:  # a section is written only where the tuned point changes it
+            lines += section_lines(res, rp, keys, objective)
+    return "\n".join(lines) + "\n"
+
+
+def _header_lines(res: TuneResult, rp, space: Space, objective: str, qa_measure: str) -> list[str]:
+    """The comments that open ``tuned.yaml``: how it was tuned, the held-out result, and what
+    the values below are."""
     cv = pooled(res)
     lines = [f"# Tuned by `adachunk tune` from profile {rp.name}: target {space.target}, objective {objective}"
              + (f" ({qa_measure})" if objective != "intrinsic" else "") + f", {len(res.folds)} folds, "
@@ -90,57 +107,67 @@ def tuned_yaml(res: TuneResult, rp, space: Space, profile_arg: str, *, objective
     else:
         lines.append("# Nothing is changed: the held-out folds show no gain over the base profile (or no fold "
                      "winner beats it on all documents).")
-    ref = extends_ref(profile_arg, rp, res.out)
-    if ref != profile_arg or "/" in ref:  # a base file: profiles may not reach outside their folder
-        lines.append(f"# The base lies outside this folder: load this profile with {SEARCH_PATH_ENV}="
-                     f"{Path(res.out, ref).resolve().parent} set (profiles are confined: docs/profiles.md, \"Security\").")
-    lines += ["schema_version: 1", f"name: {rp.name}-tuned", f"extends: {flow(ref)}",
-              f"description: {flow(f'{rp.name} tuned by adachunk tune ({objective})')}"]
-    rule_keys = [k for k in final if k.startswith("rules.")]
-    if rule_keys:
-        lines += ["rules:", "  items:"]
-        specs = {r.name or r.structure: r for r in rp.profile.rules.items}
-        for key in rule_keys:
-            name = key.split(".", 1)[1]
-            spec = specs[name].model_dump(exclude_none=True)
-            spec["name"] = name
-            moved = []
-            for side in ("on", "off"):
-                if side in spec:
-                    old = spec[side]["scale"]
-                    spec[side]["scale"] = _num(scaled(old, final[key]))
-                    moved.append(f"{side} {_num(old)} -> {spec[side]['scale']}")
-            lines.append(f"    # {name}: scales x{final[key]:.3g} ({', '.join(moved)}): {_effect(res, key, objective)}")
-            lines.append(f"    - {flow(_plain({'name': spec.pop('name'), **spec}))}")
-    solver_keys = [k for k in final if k.startswith("solver.")]
-    if solver_keys:
-        lines.append("solver:")
-        for key in solver_keys:
-            field = key.split(".", 1)[1]
-            lines.append(f"  {field}: {int(final[key])}  # was {getattr(base.solver, field)}: {_effect(res, key, objective)}")
-    cand_keys = [k for k in final if k.startswith("candidates.")]
-    if cand_keys:
-        lines.append("candidates:  # restated whole: a child's list replaces the base's")
-        for spec in rp.profile.candidates:
-            d = spec.model_dump(exclude_none=True)
-            mine = [k for k in cand_keys if split_key(k)[1] == (spec.name or spec.type)]
-            notes = []
-            for key in mine:
-                field = split_key(key)[2]
-                notes.append(f"{field} {d.get(field, getattr(base.solver, field))} -> {int(final[key])} "
-                             f"({_effect(res, key, objective)})")
-                d[field] = int(final[key])
-            ordered = {k: d.pop(k) for k in ("type", "name") if k in d} | d
-            lines.append(f"  - {flow(_plain(ordered))}" + (f"  # {'; '.join(notes)}" if notes else ""))
-    weight_keys = [k for k in final if k.startswith("weights.")]
-    if weight_keys:
-        w = weights_of(final, base.metrics.weights)
-        spread = weight_spread(res, base.metrics.weights)
-        lines += ["metrics:", "  # weights fitted to the QA set, written whole (renormalised to sum 1); spread over "
-                  "the fold winners: " + ", ".join(f"{k} {s['mean']:.2f}±{s['std']:.2f}" for k, s in spread.items()),
-                  f"  weights: {flow({k: _num(v) for k, v in w.items()})}"]
-        lines.append("  # " + "; ".join(f"{k.split('.')[1]}: {_effect(res, k, objective)}" for k in weight_keys))
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _rule_lines(res: TuneResult, rp, rule_keys: list[str], objective: str) -> list[str]:
+    """``rules.items``: each tuned rule (``rule_keys``) restated whole with its scales multiplied."""
+    final = res.final_point
+    lines = ["rules:", "  items:"]
+    specs = {r.name or r.structure: r for r in rp.profile.rules.items}
+    for key in rule_keys:
+        name = key.split(".", 1)[1]
+        spec = specs[name].model_dump(exclude_none=True)
+        spec["name"] = name
+        moved = []
+        for side in ("on", "off"):
+            if side in spec:
+                old = spec[side]["scale"]
+                spec[side]["scale"] = _num(scaled(old, final[key]))
+                moved.append(f"{side} {_num(old)} -> {spec[side]['scale']}")
+        lines.append(f"    # {name}: scales x{final[key]:.3g} ({', '.join(moved)}): {_effect(res, key, objective)}")
+        lines.append(f"    - {flow(_plain({'name': spec.pop('name'), **spec}))}")
+    return lines
+
+
+def _solver_lines(res: TuneResult, rp, solver_keys: list[str], objective: str) -> list[str]:
+    """The tuned ``solver`` fields (``solver_keys``), each with the base's value."""
+    final, base = res.final_point, rp.policy
+    lines = ["solver:"]
+    for key in solver_keys:
+        field = key.split(".", 1)[1]
+        lines.append(f"  {field}: {int(final[key])}  # was {getattr(base.solver, field)}: {_effect(res, key, objective)}")
+    return lines
+
+
+def _candidate_lines(res: TuneResult, rp, cand_keys: list[str], objective: str) -> list[str]:
+    """``candidates``: the base's list restated whole, the tuned fields (``cand_keys``) changed."""
+    final, base = res.final_point, rp.policy
+    lines = ["candidates:  # restated whole: a child's list replaces the base's"]
+    for spec in rp.profile.candidates:
+        d = spec.model_dump(exclude_none=True)
+        mine = [k for k in cand_keys if split_key(k)[1] == (spec.name or spec.type)]
+        notes = []
+        for key in mine:
+            field = split_key(key)[2]
+            notes.append(f"{field} {d.get(field, getattr(base.solver, field))} -> {int(final[key])} "
+                         f"({_effect(res, key, objective)})")
+            d[field] = int(final[key])
+        ordered = {k: d.pop(k) for k in ("type", "name") if k in d} | d
+        lines.append(f"  - {flow(_plain(ordered))}" + (f"  # {'; '.join(notes)}" if notes else ""))
+    return lines
+
+
+def _weight_lines(res: TuneResult, rp, weight_keys: list[str], objective: str) -> list[str]:
+    """``metrics.weights`` written whole, with their spread over the fold winners (``weight_keys``:
+    the tuned ones, each commented with its effect)."""
+    final, base = res.final_point, rp.policy
+    w = weights_of(final, base.metrics.weights)
+    spread = weight_spread(res, base.metrics.weights)
+    return ["metrics:", "  # weights fitted to the QA set, written whole (renormalised to sum 1); spread over "
+            "the fold winners: " + ", ".join(f"{k} {s['mean']:.2f}±{s['std']:.2f}" for k, s in spread.items()),
+            f"  weights: {flow({k: _num(v) for k, v in w.items()})}",
+            "  # " + "; ".join(f"{k.split('.')[1]}: {_effect(res, k, objective)}" for k in weight_keys)]
 
 
 def weight_spread(res: TuneResult, base_weights: dict[str, float]) -> dict[str, dict[str, float]]:

@@ -195,62 +195,109 @@ def build_space(rp, spec: TuneSpaceSpec, *, target: str | None, objective: str, 
         ProfileErrors: every ``ADA215`` problem found.
     """
     policy, data = rp.policy, (rp.data if origin == CLI else _file_data(origin))
-    errors: list[ProfileError] = []
     if spec.is_empty():
         raise ProfileErrors([_err("the tune search space is empty: nothing to search", (), data, origin,
                                   hint="add tune.space to the profile (e.g. rules: {heading: [0.5, 2]}) "
                                   "or pass --param rules.heading=0.5:2")])
     dps = _dp_candidates(policy)
     target = target or default_target(policy, spec)
+    found = _Problems(data, origin)
+    _check_target(found, target, dps)
+    params = [*_rule_params(found, policy, spec), *_solver_params(found, policy, spec, target, dps),
+              *_candidate_params(found, policy, spec, target, dps),
+              *_weight_params(found, policy, spec, target, objective)]
+    if found.errors:
+        raise ProfileErrors(found.errors)
+    return Space(tuple(params), target)
+
+
+class _Problems:
+    """The ``ADA215`` problems found while checking a space, located in its profile (or on the
+    command line): every one is collected, so that one run reports them all."""
+
+    def __init__(self, data: Any, origin: str):
+        self.data, self.origin = data, origin
+        self.errors: list[ProfileError] = []
+
+    def add(self, message: str, path: tuple, **kw: Any) -> None:
+        """Record the problem ``message`` at ``tune.space.<path>`` (``kw``: as :class:`ProfileError`)."""
+        self.errors.append(_err(message, path, self.data, self.origin, **kw))
+
+
+def _check_target(found: _Problems, target: str, dps: dict[str, dict]) -> None:
+    """The tuned target must be a dp.v1 candidate, ``solver`` or ``pool``."""
     allowed_targets = ["pool", "solver", *dps]
     if target not in allowed_targets:
-        errors.append(_err(f"tune target '{target}' is not a dp.v1 candidate, 'solver' or 'pool'", ("tune", "target"),
-                           data, origin, allowed=allowed_targets, hint=did_you_mean(target, allowed_targets)))
+        found.add(f"tune target '{target}' is not a dp.v1 candidate, 'solver' or 'pool'", ("tune", "target"),
+                  allowed=allowed_targets, hint=did_you_mean(target, allowed_targets))
+
+
+def _rule_params(found: _Problems, policy, spec: TuneSpaceSpec) -> list[Param]:
+    """The rule multipliers: each names a rule of the profile that has a shape to scale."""
     rules = {r.name: r for r in policy.rules}
     params: list[Param] = []
     for name, (lo, hi) in spec.rules.items():
         if name not in rules:
-            errors.append(_err(f"no rule named '{name}' in profile {policy.name}", ("rules", name), data, origin,
-                               allowed=sorted(rules), hint=did_you_mean(name, rules)))
+            found.add(f"no rule named '{name}' in profile {policy.name}", ("rules", name),
+                      allowed=sorted(rules), hint=did_you_mean(name, rules))
         elif rules[name].on is None and rules[name].off is None:
-            errors.append(_err(f"rule '{name}' has no shape to scale", ("rules", name), data, origin))
+            found.add(f"rule '{name}' has no shape to scale", ("rules", name))
         else:
             params.append(Param(f"rules.{name}", "rule", float(lo), float(hi), 1.0, log=True))
+    return params
+
+
+def _solver_params(found: _Problems, policy, spec: TuneSpaceSpec, target: str,
+                   dps: dict[str, dict]) -> list[Param]:
+    """The solver-section ranges: each must reach a tuned candidate that does not set the value
+    itself (any value does with target ``solver``)."""
     affected = _solver_reach(policy, target, dps)
+    params: list[Param] = []
     for key, (lo, hi) in spec.solver.items():
         reach = [c for c in affected if dps.get(c, {}).get(key) is None]
         if not reach and target != "solver":
-            errors.append(_err(f"solver.{key} does not reach the tuned candidates ({', '.join(affected) or target}): "
-                               "each sets its own value", ("solver", key), data, origin,
-                               hint=f"tune candidates.{affected[0]}.{key} instead" if affected else None))
+            found.add(f"solver.{key} does not reach the tuned candidates ({', '.join(affected) or target}): "
+                      "each sets its own value", ("solver", key),
+                      hint=f"tune candidates.{affected[0]}.{key} instead" if affected else None)
             continue
         params.append(Param(f"solver.{key}", "solver", lo, hi, _base(getattr(policy.solver, key)), integer=True))
+    return params
+
+
+def _candidate_params(found: _Problems, policy, spec: TuneSpaceSpec, target: str,
+                      dps: dict[str, dict]) -> list[Param]:
+    """The per-candidate ranges: each names a dp.v1 candidate that is the target (or any, with
+    target ``pool``); the base is the candidate's own value, else the solver section's."""
+    params: list[Param] = []
     for cand, sizes in spec.candidates.items():
         if cand not in dps:
-            errors.append(_err(f"no dp.v1 candidate named '{cand}' in profile {policy.name}", ("candidates", cand),
-                               data, origin, allowed=sorted(dps), hint=did_you_mean(cand, dps)))
+            found.add(f"no dp.v1 candidate named '{cand}' in profile {policy.name}", ("candidates", cand),
+                      allowed=sorted(dps), hint=did_you_mean(cand, dps))
             continue
         if target not in ("pool", cand):
-            errors.append(_err(f"candidate '{cand}' is not the tuned target '{target}'", ("candidates", cand), data,
-                               origin, hint="set tune.target (or --target) to this candidate or to 'pool'"))
+            found.add(f"candidate '{cand}' is not the tuned target '{target}'", ("candidates", cand),
+                      hint="set tune.target (or --target) to this candidate or to 'pool'")
             continue
         for key, (lo, hi) in sizes.items():
             base = dps[cand].get(key)
             base = getattr(policy.solver, key) if base is None else base
             params.append(Param(f"candidates.{cand}.{key}", "candidate", lo, hi, _base(base), integer=True))
-    if spec.weights:
-        if objective == "intrinsic":
-            errors.append(_err("metric weights can be tuned only against a QA set (--objective qa or both): the "
-                               "intrinsic score would only reward its own weights", ("weights",), data, origin))
-        elif target != "pool":
-            errors.append(_err(f"metric weights change only which candidate wins: the target must be 'pool', not "
-                               f"'{target}'", ("weights",), data, origin))
-        weights = policy.metrics.weights
-        for key, (lo, hi) in spec.weights.items():
-            params.append(Param(f"weights.{key}", "weight", float(lo), float(hi), float(weights.get(key, 0.0))))
-    if errors:
-        raise ProfileErrors(errors)
-    return Space(tuple(params), target)
+    return params
+
+
+def _weight_params(found: _Problems, policy, spec: TuneSpaceSpec, target: str, objective: str) -> list[Param]:
+    """The metric weight ranges: only against a QA set, and only with target ``pool``."""
+    if not spec.weights:
+        return []
+    if objective == "intrinsic":
+        found.add("metric weights can be tuned only against a QA set (--objective qa or both): the "
+                  "intrinsic score would only reward its own weights", ("weights",))
+    elif target != "pool":
+        found.add(f"metric weights change only which candidate wins: the target must be 'pool', not "
+                  f"'{target}'", ("weights",))
+    weights = policy.metrics.weights
+    return [Param(f"weights.{key}", "weight", float(lo), float(hi), float(weights.get(key, 0.0)))
+            for key, (lo, hi) in spec.weights.items()]
 
 
 def _file_data(origin: str) -> Any:

@@ -405,6 +405,7 @@ MAPPED_CHARS = 1 << 22
 # One long loop on purpose: Numba compiles it whole, and the three scans share each code point's
 # table look-up and the running state (open quotes, the current word, the pending break);
 # split into functions, the state would travel through arguments and returns on every character.
+# Why it and its helpers stay in this one file: the module docstring (Numba's disk cache).
 def fused_scan(codes, f, xr, xl, xb, lr, ll, lb, view_from):
     """Words, line breaks and sentence pieces in one pass (see :mod:`._scan`).
 
