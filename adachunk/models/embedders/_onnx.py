@@ -117,6 +117,15 @@ def export(folder: str) -> bytes:
     return buf.getvalue()
 
 
+def ensure_export(folder: str) -> None:
+    """Export the model now unless its export is cached: a run calls it once before starting its
+    worker processes, which would otherwise each export it at the same time."""
+    key = export_key(folder)
+    if not _cachedir.has_entry(key):
+        log.info("exporting %s to ONNX (once; cached as %s)", folder, key)
+        _cachedir.write_entry(key, export(folder))
+
+
 class OnnxModel:
     """A plain sentence-transformers model run by onnxruntime, one thread per call.
 

