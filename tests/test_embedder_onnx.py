@@ -112,11 +112,16 @@ def test_only_plain_models_run_on_onnx(tmp_path, modules, pooling, st_config, to
 def test_auto_falls_back_to_torch_and_onnx_says_why(monkeypatch):
     from adachunk.models.embedders import _onnx
 
+    from adachunk.models.embedders import st
+
     monkeypatch.setattr(_onnx, "plain_model", lambda folder: None)
     assert _minilm()._load_onnx() is None  # auto: torch, silently
     with pytest.raises(ProfileError) as err:
         _minilm(runtime="onnx")._load_onnx()
     assert err.value.code == "ADA213" and "runtime: torch" in err.value.hint
+    monkeypatch.undo()
+    monkeypatch.setattr(st, "declared_seq_length", lambda params: None)  # no limit: no pooling on ONNX
+    assert _minilm()._load_onnx() is None
 
 
 def test_onnx_params_refuse_what_it_cannot_run():

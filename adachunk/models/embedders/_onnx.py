@@ -11,8 +11,9 @@ The model is exported once from its own weights (``torch.onnx.export``, which ne
 transformers and the ``onnx`` package: the ``ml`` extra) into adachunk's start-up cache, keyed by
 the weights' and configuration's identity and the exporter's versions; a damaged entry reads as a
 miss (:mod:`adachunk._cachedir`) and is exported again. Only the plain sentence-transformers
-shape is exported: a Transformer, then mean or CLS pooling, then an optional Normalize, no prompt
-and no remote code (:func:`plain_model`); any other model runs on torch.
+shape is exported: a Transformer, then mean or CLS pooling, then an optional Normalize, no prompt,
+no remote code (:func:`plain_model`) and a declared ``max_seq_length`` (the pooled variant of long
+texts needs the limit); any other model runs on torch.
 """
 
 from __future__ import annotations

@@ -170,7 +170,7 @@ class SentenceTransformerEmbedder(Embedder):
             return
         from ._onnx import ensure_export, plain_model
 
-        if plain_model(self.source) is None:
+        if plain_model(self.source) is None or declared_seq_length(p) is None:
             return
         try:
             ensure_export(self.source)
@@ -184,14 +184,14 @@ class SentenceTransformerEmbedder(Embedder):
             return None
         from ._onnx import plain_model
 
-        pooling = plain_model(self.source)
+        pooling, limit = plain_model(self.source), declared_seq_length(p)
         try:
-            if pooling is None:
+            if pooling is None or limit is None:  # without a declared limit long texts would not be pooled
                 raise ValueError("only a plain Transformer + mean/CLS pooling model in a local folder "
-                                 "(no prompt) runs on ONNX")
+                                 "(no prompt, a declared max_seq_length) runs on ONNX")
             from ._onnx import OnnxModel
 
-            model = OnnxModel(self.source, pooling, declared_seq_length(p))
+            model = OnnxModel(self.source, pooling, limit)
         except Exception as exc:  # onnxruntime or the exporter missing, a failed export
             if p.runtime == "onnx":
                 raise _unavailable(p.model, f"runtime onnx: {type(exc).__name__}: {exc}",
