@@ -166,7 +166,8 @@ class SentenceTransformerEmbedder(Embedder):
         """Make once, in this process, what every worker process would otherwise make for itself
         on first use: the ONNX export when the runtime will be ONNX (nothing is loaded here)."""
         p = self.params
-        if p.runtime == "torch" or requested_device(p.device) != "cpu" or p.quantize != "none" or p.trust_remote_code:
+        device = requested_device(p.device)
+        if not self._onnx_applies(resolve_device(device) if device == "auto" else device):
             return
         from ._onnx import ensure_export, plain_model
 
@@ -177,10 +178,15 @@ class SentenceTransformerEmbedder(Embedder):
         except Exception as exc:  # the workers will say it (runtime onnx) or use torch (auto)
             log.debug("ONNX export of %s not prepared (%r)", p.model, exc)
 
+    def _onnx_applies(self, device: str) -> bool:
+        """Whether the parameters let this model run on ONNX on ``device`` (its shape aside)."""
+        p = self.params
+        return p.runtime != "torch" and device == "cpu" and p.quantize == "none" and not p.trust_remote_code
+
     def _load_onnx(self):
         """The ONNX runtime where the parameters ask for it or allow it (None: use torch)."""
         p = self.params
-        if p.runtime == "torch" or self._device != "cpu" or p.quantize != "none" or p.trust_remote_code:
+        if not self._onnx_applies(self._device):
             return None
         from ._onnx import plain_model
 
