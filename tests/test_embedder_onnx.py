@@ -155,3 +155,14 @@ def test_a_run_exports_once_before_its_workers(tmp_path, monkeypatch):
     monkeypatch.setenv(_cachedir.ENV, str(tmp_path / "other"))
     check_embedders(rp, rp.policy.index, with_index=False)
     assert len(made) == 1
+
+
+def test_token_starts_before_anything_else_loads_the_onnx_model():
+    """A fresh embedder's first call may be token_starts (a long span measured before any
+    encode): it must load the model and answer with the ONNX tokenizer, not torch's."""
+    from adachunk.models.embedders.st import SentenceTransformerEmbedder
+
+    _minilm()
+    fresh = SentenceTransformerEmbedder(STParams(runtime="onnx"))
+    starts = fresh.token_starts(TEXTS[2])
+    assert fresh._onnx and len(starts) > 10 and starts[0] == 0

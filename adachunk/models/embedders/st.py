@@ -319,9 +319,10 @@ class SentenceTransformerEmbedder(Embedder):
 
     def token_starts(self, text: str) -> np.ndarray:
         """Sorted start offsets of the model tokenizer's non-empty tokens of ``text``."""
+        model = self.model  # loads the model first: only then is the runtime known
         if self._onnx:
-            return self.model.token_starts(text)
-        enc = self.model.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True,
+            return model.token_starts(text)
+        enc = model.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True,
                                    return_attention_mask=False, return_token_type_ids=False, verbose=False)
         starts = [a for a, b in enc["offset_mapping"] if b > a]
         return np.sort(np.asarray(starts, dtype=np.int64))
