@@ -323,7 +323,7 @@ class SentenceTransformerEmbedder(Embedder):
         if self._onnx:
             return model.token_starts(text)
         enc = model.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True,
-                                   return_attention_mask=False, return_token_type_ids=False, verbose=False)
+                              return_attention_mask=False, return_token_type_ids=False, verbose=False)
         starts = [a for a, b in enc["offset_mapping"] if b > a]
         return np.sort(np.asarray(starts, dtype=np.int64))
 
