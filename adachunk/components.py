@@ -25,7 +25,8 @@ _EAGER_MODULES = (
 # registry name -> {component name -> module that registers it}
 LAZY: dict[str, dict[str, str]] = {
     "detectors": {"grammar.lark.v1": "adachunk.detect.grammar", "coref.pair.v1": "adachunk.detect.coref",
-                  "semantic.shift.v1": "adachunk.detect.semantic_shift"},
+                  "semantic.shift.v1": "adachunk.detect.semantic_shift",
+                  "section.v1": "adachunk.detect.sections"},
     "splitters": {
         "fixed.v1": "adachunk.split.fixed", "recursive.v1": "adachunk.split.recursive",
         "page.v1": "adachunk.split.page", "sentence.v1": "adachunk.split.sentence",

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cost.lattice import CostRule
-from .policy_types import IndexSpec, MetricsSpec, PostprocessSpec, RetrievalSpec, SelectSpec, SolverSpec
+from .policy_types import HardRulesSpec, IndexSpec, MetricsSpec, PostprocessSpec, RetrievalSpec, SelectSpec, SolverSpec
 
 #: The solver section (one model with the schema: :class:`adachunk.policy_types.SolverSpec`).
 SolverSettings = SolverSpec
@@ -32,6 +32,7 @@ class Policy:
         select: selection settings.
         index: vector-index settings.
         retrieval: the retrieval regime the selection fits (embedder, retrievers, budgets).
+        hard_rules: the rules every candidate keeps (headings with their body, atomic structures).
         data: the canonical resolved profile (plain data).
     """
 
@@ -47,4 +48,5 @@ class Policy:
     select: SelectSpec = field(default_factory=SelectSpec)
     index: IndexSpec = field(default_factory=IndexSpec)
     retrieval: RetrievalSpec = field(default_factory=RetrievalSpec)
+    hard_rules: HardRulesSpec = field(default_factory=HardRulesSpec)
     data: dict = field(default_factory=dict)

@@ -1,5 +1,5 @@
 """Typed, frozen policy sections: the one definition of the ``solver``, ``postprocess``,
-``metrics``, ``select``, ``index`` and ``retrieval`` sections of a profile and of their defaults.
+``metrics``, ``select``, ``index``, ``retrieval`` and ``hard_rules`` sections of a profile and of their defaults.
 
 The profile schema (:mod:`adachunk.profile.schema`) validates a profile with these models and
 :class:`~adachunk.policy.Policy` carries the validated instances to the stages, so a default is
@@ -86,6 +86,11 @@ class SolverSpec(Section):
         "above it and under_target_cost per unit below it, so chunks sit near it instead of at max_size")
     over_target_cost: int = Field(default=1, ge=0, le=10**6, description="cost per unit a chunk is larger than target_size")
     under_target_cost: int = Field(default=1, ge=0, le=10**6, description="cost per unit a chunk is smaller than target_size")
+    isolate: tuple[str, ...] = Field(
+        default=(),
+        description="structure labels chunked on their own when larger than the chunk: the DP always cuts where "
+        "such a structure starts and ends (unless a hard rule forbids it there), so the pieces of a paragraph too "
+        "long for one chunk never share a chunk with its neighbours")
 
     @model_validator(mode="after")
     def _sizes(self) -> "SolverSpec":
@@ -182,6 +187,12 @@ class SelectSpec(Section):
         description="also score candidates that cannot win (fell back while another is ok): "
         "their scores then show in decisions.jsonl, at the cost of their embedding work",
     )
+    unscored: tuple[str, ...] = Field(
+        default=(),
+        description="when no candidate can be scored on a document (every weighted metric undefined: rf on a "
+        "document without a prose sentence to ask about, a table-only statement), the candidates in this order "
+        "decide: names or shell patterns ('dp_*'), the first eligible candidate matching the earliest entry wins, "
+        "else the pool's first; decisions.jsonl says decided_by: unscored and summary.json counts such documents")
     on_detector_error: Literal["fail", "fallback"] = Field(
         default="fail",
         description="when one of the profile's structures fails on a document (e.g. ADA306, a "
@@ -189,6 +200,43 @@ class SelectSpec(Section):
         "listed in summary.json); 'fallback' selects among the candidates that do not need the "
         "structure, with an ADA404 notice on stderr and a count in summary.json",
     )
+
+
+class HardRulesSpec(Section):
+    """The rules that bind *every* candidate ``adachunk run`` can choose, not only the DP's.
+
+    Punishments (``rules``) are costs the DP weighs; these are promises: a chunk never ends with a
+    heading whose body follows, and a structure marked atomic is never cut when it fits the
+    candidate's largest chunk. The DP treats them as forbidden cuts (whenever the sizes allow);
+    every other candidate (recursive, page, LLM...) is checked after post-processing and, by
+    ``enforce``, repaired (each offending cut moved to the nearest allowed place within the
+    candidate's size limit) or left out of the selection. ``decisions.jsonl`` counts what each
+    candidate broke and what was repaired (``adachunk.split.bind``).
+    """
+
+    keep_with_next: tuple[str, ...] = Field(
+        default=(),
+        description="structure labels that belong to what follows them (headings): no chunk ends with one "
+        "while text follows it (blank lines and page-furniture comments between them do not count)")
+    atomic: tuple[str, ...] = Field(
+        default=(),
+        description="structure labels never cut inside when the structure fits the candidate's largest chunk "
+        "(a table row, a definition, a numbered point)")
+    enforce: Literal["repair", "disqualify", "report"] = Field(
+        default="repair",
+        description="what happens to a candidate that breaks a hard rule: repair (move each offending cut to the "
+        "nearest allowed place that keeps the candidate's size limit; a cut that cannot move leaves the candidate "
+        "out of the selection unless every candidate breaks a rule), disqualify (no repair: left out the same "
+        "way), report (only counted in decisions.jsonl)")
+
+    @field_validator("keep_with_next", "atomic", mode="after")
+    @classmethod
+    def _distinct_labels(cls, value: tuple) -> tuple:
+        return tuple(dict.fromkeys(value))
+
+    def active(self) -> bool:
+        """Whether any hard rule is declared."""
+        return bool(self.keep_with_next or self.atomic)
 
 
 EmbedPart = Literal["heading_path", "structure_path", "definitions", "table_context", "text"]
@@ -285,3 +333,5 @@ class RetrievalSpec(Section):
 DEFAULT_METRICS = MetricsSpec()
 #: The ``retrieval`` section with every default.
 DEFAULT_RETRIEVAL = RetrievalSpec()
+#: No hard rules (a profile without a ``hard_rules`` section).
+NO_HARD_RULES = HardRulesSpec()

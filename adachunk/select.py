@@ -7,9 +7,18 @@ Candidates that fell back (e.g. the LLM endpoint was unreachable) are left out u
 else is left (``select.exclude_fallbacks``); candidates that failed are always left out. The
 decision record keeps every candidate's scores, size statistics, fallbacks and timings.
 
+When no eligible candidate could be scored (every weighted metric undefined: ``rf`` on a
+table-only document), the profile's ``select.unscored`` order decides, and the decision says so
+(``decided_by: unscored``).
+
+A candidate that still breaks one of the profile's hard rules after repair (``hard_rules``,
+:mod:`adachunk.split.bind`) cannot win while another candidate keeps them all; when none does,
+the ones with the fewest offending cuts compete.
+
 Work that cannot change the decision is skipped: a candidate that fell back while another is
-ok is not scored (its scores are None with the reason; ``select.score_ineligible: true`` scores
-it anyway), and a metric whose weight is 0 is not computed.
+ok, or that breaks a hard rule while another keeps them, is not scored (its scores are None with
+the reason; ``select.score_ineligible: true`` scores it anyway), and a metric whose weight is 0
+is not computed.
 """
 
 from __future__ import annotations
@@ -71,6 +80,8 @@ class CandidateResult:
             out["fallback"] = self.fallback
         if self.retrieval:
             out["retrieval"] = self.retrieval
+        if self.chunking is not None and "hard_rules" in self.chunking.meta:
+            out["hard_rules"] = self.chunking.meta["hard_rules"]
         return out
 
 
@@ -88,6 +99,7 @@ class Decision:
     seconds: float
     regime: dict[str, Any] | None = None
     detector_errors: list[dict[str, Any]] = field(default_factory=list)
+    decided_by: str = "score"
 
     @property
     def best(self) -> CandidateResult | None:
@@ -100,7 +112,7 @@ class Decision:
         out = {"doc_id": self.doc_id, "source": self.source, "content_hash": self.content_hash,
                "profile": self.profile, "profile_fingerprint": self.fingerprint,
                "winner": best.name if best else None, "winner_type": best.type if best else None,
-               "winner_score": best.score if best else None}
+               "winner_score": best.score if best else None, "decided_by": self.decided_by}
         if self.regime is not None:
             # the reader the selection fitted, and what it expects the winner to give that reader
             out["retrieval"] = {"regime": self.regime, "estimate": best.scores.get("rf") if best else None,
@@ -125,25 +137,51 @@ def _status(chunking: Chunking | None) -> str:
     return "fallback" if chunking.meta.get("status") == "fallback" or chunking.meta.get("fallback") else "ok"
 
 
-def choose(results: list[CandidateResult], select: SelectSpec) -> int | None:
-    """Index of the winner (see module docstring), or None when every candidate failed."""
+def broken_rules(result: Any) -> int:
+    """Offending cuts a candidate kept after the hard rules' repair (0 when none, when the
+    profile only reports them, or for an object without a chunking)."""
+    chunking = getattr(result, "chunking", None)
+    record = chunking.meta.get("hard_rules") if chunking is not None else None
+    return int(record.get("remaining", 0)) if record and record.get("binding", True) else 0
+
+
+def _eligible(results: list, select: SelectSpec) -> list[int]:
+    """Candidates that may win (see the module docstring), in pool order."""
     eligible = [i for i, r in enumerate(results) if r.status == "ok"]
     if not eligible or not select.exclude_fallbacks:
         eligible = [i for i, r in enumerate(results) if r.status in ("ok", "fallback")]
+    if eligible:  # the hard rules: the candidates with the fewest offending cuts left (0 if any)
+        fewest = min(broken_rules(results[i]) for i in eligible)
+        eligible = [i for i in eligible if broken_rules(results[i]) == fewest]
+    return eligible
+
+
+def choose(results: list[CandidateResult], select: SelectSpec) -> int | None:
+    """Index of the winner (see module docstring), or None when every candidate failed."""
+    eligible = _eligible(results, select)
     if not eligible:
         return None
     best = best_index([results[i].score for i in eligible], select.min_score_gap)
     return eligible[best]
 
 
-def _ineligible(results: list[CandidateResult], select: SelectSpec) -> set[int]:
-    """Candidates that cannot win whatever their scores (see :func:`choose`), unless the profile
-    asks to score them anyway."""
-    if select.score_ineligible or not select.exclude_fallbacks:
-        return set()
-    if not any(r.status == "ok" for r in results):
-        return set()
-    return {i for i, r in enumerate(results) if r.status == "fallback"}
+def _ineligible(results: list[CandidateResult], select: SelectSpec) -> dict[int, str]:
+    """Candidates that cannot win whatever their scores (see :func:`choose`) with the reason,
+    unless the profile asks to score them anyway."""
+    if select.score_ineligible:
+        return {}
+    produced = [i for i, r in enumerate(results) if r.chunking is not None]
+    eligible = set(_eligible(results, select))
+    out = {}
+    for i in produced:
+        if i in eligible:
+            continue
+        if results[i].status == "fallback" and select.exclude_fallbacks:
+            out[i] = "not scored: fell back while another candidate is ok, so it cannot win (select.score_ineligible)"
+        elif broken_rules(results[i]):
+            out[i] = (f"not scored: {broken_rules(results[i])} cut(s) break the profile's hard rules while another "
+                      "candidate keeps more of them, so it cannot win (select.score_ineligible)")
+    return out
 
 
 def _score(res: CandidateResult, ctx, keys: tuple[str, ...], skipped: dict[str, str], order: tuple[str, ...],
@@ -207,15 +245,34 @@ def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
         if res.chunking is None:
             continue
         if i in skip:
-            reason = "not scored: fell back while another candidate is ok, so it cannot win (select.score_ineligible)"
             res.scores = {k: None for k in metric_keys}
-            res.reasons = {k: reason for k in metric_keys}
+            res.reasons = {k: skip[i] for k in metric_keys}
             continue
         _score(res, ctx, keys, zero, tuple(metric_keys), weights, none_policy)
-    winner = choose(results, policy.select)
+    winner, decided_by = choose(results, policy.select), "score"
+    if keys and _unscored(results, policy.select, keys):
+        winner, decided_by = by_order(results, _eligible(results, policy.select), policy.select.unscored), "unscored"
     regime = _regime_record(ctx) if "rf" in keys else None
     return Decision(doc.id, doc.source, doc.content_hash, policy.name, policy.fingerprint, results, winner,
-                    time.perf_counter() - t0, regime, detector_errors)
+                    time.perf_counter() - t0, regime, detector_errors, decided_by)
+
+
+def _unscored(results: list[CandidateResult], select: SelectSpec, keys: tuple[str, ...]) -> bool:
+    """Whether no eligible candidate has any weighted metric: the scores compare nothing."""
+    eligible = _eligible(results, select)
+    return bool(eligible) and all(all(results[i].scores.get(k) is None for k in keys) for i in eligible)
+
+
+def by_order(results: list, eligible: list[int], order: tuple[str, ...]) -> int | None:
+    """The eligible candidate the profile's ``select.unscored`` order prefers (names or shell
+    patterns, earliest entry first), else the first eligible one."""
+    from fnmatch import fnmatchcase
+
+    for pattern in order:
+        for i in eligible:
+            if fnmatchcase(results[i].name, pattern):
+                return i
+    return eligible[0] if eligible else None
 
 
 def _detector_errors(runs, doc: Document, select: SelectSpec) -> list[dict[str, Any]]:

@@ -135,6 +135,8 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
     model_paths = _check_embedders(data, files[-1].parent, errors)
     coref_paths = _check_coref_paths(data, files[-1].parent, errors)
     rules = _build_rules(profile, data, errors) if profile is not None else []
+    if profile is not None:
+        _check_hard_rules(profile, data, errors)
     if profile is not None and profile.solver.tokenizer not in tokenizers:
         names = tokenizers.names()
         errors.append(_located(ProfileError(code="ADA205", message=f"unknown tokenizer '{profile.solver.tokenizer}'",
@@ -157,7 +159,8 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
         name=profile.name, fingerprint=fp, detectors=built, rules=tuple(rules), solver=profile.solver,
         candidates=tuple(candidates), postprocess=profile.postprocess,
         metrics=sections["metrics"], select=profile.select,
-        index=sections["index"], retrieval=sections["retrieval"], data=canonical(profile),
+        index=sections["index"], retrieval=sections["retrieval"], hard_rules=profile.hard_rules,
+        data=canonical(profile),
     )
     return ResolvedProfile(profile=profile, policy=policy, files=files + pack_files + extra_files, data=data,
                            warnings=remote_llm_warnings(data))
@@ -351,10 +354,25 @@ def _build_rules(profile: Profile, data: Any, errors: list) -> list[CostRule]:
     return out
 
 
+def _check_hard_rules(profile: Profile, data: Any, errors: list) -> None:
+    """Every label of ``hard_rules`` names one of the profile's structures (``ADA206``)."""
+    labels = list(profile.structures)
+    for key in ("keep_with_next", "atomic"):
+        for i, label in enumerate(getattr(profile.hard_rules, key)):
+            if label not in profile.structures:
+                errors.append(_located(ProfileError(
+                    code="ADA206", message=f"hard rule refers to unknown structure '{label}'",
+                    allowed=labels, hint=did_you_mean(label, labels)), data, ("hard_rules", key, i)))
+
+
 def canonical(profile: Profile) -> dict:
-    """The resolved profile as plain JSON-able data (packs merged; ``extends`` dropped)."""
+    """The resolved profile as plain JSON-able data (packs merged; ``extends`` dropped; a
+    ``hard_rules`` section that declares nothing dropped, so that a profile without one keeps
+    the fingerprint, and the chunk ids, it had before the section existed)."""
     d = profile.model_dump(mode="json")
     d.pop("extends", None)
+    if not profile.hard_rules.active() and profile.hard_rules.enforce == "repair":
+        d.pop("hard_rules", None)
     d["rules"] = {"include": [], "items": d["rules"]["items"]}
     return d
 

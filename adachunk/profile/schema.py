@@ -13,8 +13,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 # the policy sections (and their defaults) are defined once, outside profile/, so the stages can
 # take them; re-exported here as part of the schema
-from ..policy_types import (ComponentSpec, CorefSpec, EmbedderSpec, EmbedPart, IndexSpec, MetricKey,  # noqa: F401
-                            MetricsSpec, ParentsSpec, PostprocessSpec, RetrievalSpec, SelectSpec, SolverSpec,
+from ..policy_types import (ComponentSpec, CorefSpec, EmbedderSpec, EmbedPart, HardRulesSpec, IndexSpec,  # noqa: F401
+                            MetricKey, MetricsSpec, ParentsSpec, PostprocessSpec, RetrievalSpec, SelectSpec, SolverSpec,
                             WeightPreset)
 
 
@@ -146,6 +146,10 @@ class Profile(Strict):
     extends: str | None = Field(default=None, description="base profile (builtin name or path), deep-merged")
     structures: dict[str, StructureSpec] = Field(default_factory=dict, description="label → detector spec")
     rules: RulesSpec = Field(default_factory=RulesSpec, description="punishment rules")
+    hard_rules: HardRulesSpec = Field(
+        default_factory=HardRulesSpec,
+        description="rules that bind every candidate of the pool, not only the DP: headings kept with their body, "
+        "atomic structures never cut when they fit (adachunk.split.bind)")
     solver: SolverSpec = Field(default_factory=SolverSpec, description="solver settings")
     candidates: list[CandidateSpec] = Field(
         default_factory=lambda: [CandidateSpec(type="dp.v1")], description="adaptive candidate pool"

@@ -120,6 +120,24 @@ def _sizes_table(summary: dict[str, Any]) -> str:
     return _table("sizes", head, rows)
 
 
+def _hard_rules_table(summary: dict[str, Any]) -> str:
+    """What each side's hard rules found and repaired (candidates, then winners)."""
+    rows = []
+    for side in ("a", "b"):
+        h = (summary.get("hard_rules") or {}).get(side)
+        if not h:
+            continue
+        c, w = h["candidates"], h["winners"]
+        labels = ", ".join(f"{k} {v}" for k, v in h["winners_by_label"].items()) or "–"
+        rows.append(f'<tr><td class="l">{side.upper()}: {_e(summary["profiles"][side]["label"])}</td>'
+                    f"<td>{c['found']}</td><td>{c['repaired']}</td><td>{c['remaining']}</td>"
+                    f"<td>{w['found']}</td><td>{w['repaired']}</td><td>{w['remaining']}</td>"
+                    f'<td class="l">{_e(labels)}</td><td>{h["winners_repaired"]}</td><td>{h["winners_breaking"]}</td></tr>')
+    head = ["profile", "candidates: offending cuts", "repaired", "left", "winners: offending cuts", "repaired", "left",
+            "winners' offending cuts by rule", "winners repaired", "winners breaking a rule"]
+    return _table("hard-rules", head, rows)
+
+
 def _documents_table(summary: dict[str, Any]) -> str:
     rows = []
     views = {d["source"]: i for i, d in enumerate(summary["boundaries"]["documents"][:MAX_VIEWS])}
@@ -227,6 +245,9 @@ def render_report(summary: dict[str, Any], runs, texts: dict[str, str], images: 
         "<h2>Per-document outcome</h2>", _outcomes_table(summary),
         "<h2>Candidate selection</h2>", _selection_table(summary),
         "<h2>Chunk sizes</h2>", _sizes_table(summary),
+        "<h2>Hard rules</h2>", '<p class="muted">Cuts that broke a profile\'s hard rules (a chunk ending with a '
+        "heading whose body follows, an atomic structure cut while it fits), in every candidate and in the "
+        "winners, and how many the repair moved.</p>", _hard_rules_table(summary),
         '<h2>Plots</h2><section id="plots">' + "".join(_image(n, p) for n, p in images.items()) + "</section>",
         "<h2>Documents</h2>", _documents_table(summary),
         "<h2>Rules behind the moved boundaries</h2>", _rules_table(summary),

@@ -8,7 +8,8 @@ that direction is credited with the move. A moved cut that no rule difference ex
 by the sizes or the chunk cost (or by where the other cuts went).
 
 Only a DP winner's cuts are decided by the rules; when a side's winner is another splitter
-(page, recursive), the report says so and still shows how the rules price its cuts.
+(page, recursive), the report says so, with what the profile's hard rules repaired in it, and
+still shows how the rules price its cuts.
 """
 
 from __future__ import annotations
@@ -98,10 +99,9 @@ def attribute_moves(summary: dict[str, Any], runs, *, max_documents: int = 200) 
             continue
         moves = explain_moves(doc, pol_a, run_a.cuts(d["source"]), pol_b, run_b.cuts(d["source"]))
         moves["winner_a"], moves["winner_b"] = dec_a.get("winner"), dec_b.get("winner")
-        not_dp = [f"{s.upper()}'s winner {dec.get('winner')} is {dec.get('winner_type')}, not the DP"
-                  for s, dec in (("a", dec_a), ("b", dec_b)) if dec.get("winner_type") != "dp.v1"]
+        not_dp = [_not_dp(side, dec) for side, dec in (("a", dec_a), ("b", dec_b)) if dec.get("winner_type") != "dp.v1"]
         if not_dp:
-            moves["note"] = "; ".join(not_dp) + ": its cuts are not decided by the rules"
+            moves["note"] = "; ".join(not_dp)
         d["moves"] = moves
         totals.update(moves["rules"])
         docs_per_rule.update(moves["rules"].keys())
@@ -109,6 +109,18 @@ def attribute_moves(summary: dict[str, Any], runs, *, max_documents: int = 200) 
     summary["boundaries"]["rules"] = {r: {"moved_cuts": n, "documents": docs_per_rule[r]}
                                       for r, n in totals.most_common()}
     summary["boundaries"]["unexplained_cuts"] = unexplained
+
+
+def _not_dp(side: str, dec: dict[str, Any]) -> str:
+    """Why a side's cuts are not all the rules' choice: its winner is another splitter, whose cuts
+    the profile's hard rules only checked and repaired (or did not, without hard rules)."""
+    head = f"{side.upper()}'s winner {dec.get('winner')} is {dec.get('winner_type')}, not the DP"
+    winner = next((c for c in dec.get("candidates", []) if c.get("name") == dec.get("winner")), {})
+    rec = winner.get("hard_rules")
+    if not rec:
+        return head + ": its cuts are not decided by the rules (the profile declares no hard rules)"
+    return (head + f": its cuts are the splitter's, held to the profile's hard rules ({rec.get('found', 0)} "
+            f"offending, {rec.get('repaired', 0)} repaired, {rec.get('remaining', 0)} left)")
 
 
 def top_rules(moves: dict[str, Any], k: int = 3) -> str:

@@ -9,7 +9,8 @@ and writes
   wins/losses/ties on the weighted score, selection frequencies, chunk count and size
   distributions, and the documents whose boundaries differ;
 * ``OUT/plots/*.png`` and ``OUT/report.html`` (self-contained, see :mod:`._ab_html`);
-* per document and in total, which rules moved which boundaries (:mod:`._ab_moves`).
+* per document and in total, which rules moved which boundaries (:mod:`._ab_moves`), and what
+  each profile's hard rules found and repaired in its candidates and winners.
 
 Metric values are reported in percentage points (fractions ×100), like ``adachunk run``.
 A CI gate (:func:`parse_condition`, :func:`check_gate`) turns the deltas into an exit code.
@@ -136,6 +137,7 @@ def compare(run_a: RunData, run_b: RunData) -> dict[str, Any]:
         "outcomes": outcomes,
         "selection_frequency": {side: _selection(run, sources) for side, run in (("a", run_a), ("b", run_b))},
         "chunks": {side: _chunk_stats(run, sources) for side, run in (("a", run_a), ("b", run_b))},
+        "hard_rules": {side: hard_rule_stats(run, sources) for side, run in (("a", run_a), ("b", run_b))},
         "boundaries": {"documents_differing": len(differing), "documents": differing},
         "per_document": per_doc,
         "failures": {side: run.summary.get("failures", []) for side, run in (("a", run_a), ("b", run_b))},
@@ -175,6 +177,32 @@ def _selection(run: RunData, sources: list[str]) -> dict[str, dict[str, float]]:
         names[winner] = names.get(winner, 0) + 1
     n = max(len(sources), 1)
     return {name: {"count": k, "percent": round(100 * k / n, 2)} for name, k in names.items()}
+
+
+def hard_rule_stats(run: RunData, sources: list[str]) -> dict[str, Any]:
+    """What the profile's hard rules did on one side (``adachunk.split.bind``): offending cuts
+    found in every candidate, repaired, still there; the same for the winners, by label; and
+    the winners that were repaired or still break a rule. Empty counts when the profile declares
+    none."""
+    cand = {"found": 0, "repaired": 0, "remaining": 0}
+    win = {"found": 0, "repaired": 0, "remaining": 0}
+    by_label: dict[str, int] = {}
+    repaired_winners, breaking_winners = 0, 0
+    for s in sources:
+        dec = run.decisions[s]
+        for c in dec.get("candidates", []):
+            rec = c.get("hard_rules") or {}
+            for k in cand:
+                cand[k] += int(rec.get(k) or 0)
+            if c.get("name") == dec.get("winner") and rec:
+                for k in win:
+                    win[k] += int(rec.get(k) or 0)
+                for lab, n in (rec.get("by_label") or {}).items():
+                    by_label[lab] = by_label.get(lab, 0) + int(n)
+                repaired_winners += bool(rec.get("repaired"))
+                breaking_winners += bool(rec.get("remaining"))
+    return {"candidates": cand, "winners": win, "winners_by_label": dict(sorted(by_label.items())),
+            "winners_repaired": repaired_winners, "winners_breaking": breaking_winners}
 
 
 def _chunk_stats(run: RunData, sources: list[str]) -> dict[str, Any]:

@@ -159,6 +159,8 @@ class _Tally:
         self.winners, self.adaptive = Counter(), _Means()
         self.reader = _Reader()
         self.failures, self.fell_back = [], []
+        self.hard = Counter()
+        self.unscored: list[dict[str, Any]] = []
 
     def add(self, source: str, entry: dict[str, Any] | None) -> bool:
         """Count one document (``entry``: its saved result, None when it was never processed);
@@ -189,9 +191,20 @@ class _Tally:
                 self.per_candidate[cand["name"]].add(cand.get("scores", {}), cand.get("score"))
         for k, v in decision.get("embedding", {}).items():
             self.embedding[k] += v
+        for cand in decision.get("candidates", []):
+            for k, v in (cand.get("hard_rules") or {}).items():
+                if k in ("found", "repaired", "remaining"):
+                    self.hard[f"candidates_{k}"] += int(v)
+        if decision.get("decided_by") == "unscored":
+            self.unscored.append({"source": source, "winner": decision.get("winner")})
         if decision.get("winner"):
             self.winners[decision["winner"]] += 1
             best = next(c for c in decision["candidates"] if c["name"] == decision["winner"])
+            rec = best.get("hard_rules") or {}
+            for k in ("found", "repaired", "remaining"):
+                self.hard[f"winners_{k}"] += int(rec.get(k) or 0)
+            self.hard["winners_repaired_documents"] += bool(rec.get("repaired"))
+            self.hard["winners_breaking_documents"] += bool(rec.get("remaining"))
             self.adaptive.add(best.get("scores", {}), best.get("score"))
             self.reader.add(decision.get("retrieval"))
 
@@ -211,6 +224,10 @@ class _Tally:
             "failures": self.failures[:1000],
             # documents chunked without a structure that failed on them (select.on_detector_error)
             "detector_fallbacks": {"documents": len(self.fell_back), "list": self.fell_back[:1000]},
+            # the profile's hard rules (adachunk.split.bind): offending cuts found, repaired, left
+            "hard_rules": dict(sorted(self.hard.items())),
+            # documents where no candidate could be scored: the profile's select.unscored order decided
+            "unscored": {"documents": len(self.unscored), "list": self.unscored[:1000]},
             # texts the embedders computed against the spans and texts the stages asked for
             "embedding": dict(self.embedding),
             **notes,

@@ -29,6 +29,7 @@ from ..tokenize import get_counter
 from ..types import Chunking, Document, SpanArrays, span_arrays
 from .assemble import build_chunks, overlap_starts
 from .base import Splitter
+from .bind import hard_costs
 from .common import heading_index
 
 
@@ -84,6 +85,63 @@ class Candidates:
                     max_size=max_size, target=target, over=settings.over_target_cost,
                     under=settings.under_target_cost, backend=settings.backend)
         return [lo + int(c) for c in sol.cuts], sol
+
+
+def _isolated_cuts(lat: Candidates, structures, settings: SolverSettings, limit: int) -> list[int]:
+    """Lattice indices where the DP must cut (``solver.isolate``): around every structure of
+    those labels that is larger than ``limit``, the cheapest position of the gap before its
+    first and after its last visible character (a position the hard rules forbid is skipped)."""
+    from .bind import HARD
+
+    text, P, S, cost = lat.text, lat.P, lat.S, lat.cost
+    out: set[int] = set()
+    for label in settings.isolate:
+        starts, ends = structures.get(label, (np.zeros(0, np.int64), np.zeros(0, np.int64)))
+        for s, e in zip(np.asarray(starts).tolist(), np.asarray(ends).tolist()):
+            while e > s and text[e - 1].isspace():
+                e -= 1
+            a, b = int(np.searchsorted(P, s, "right")) - 1, int(np.searchsorted(P, e, "left"))
+            if b >= len(S) or S[b] - S[max(a, 0)] <= limit:
+                continue
+            for lo_pos, hi_pos in ((_gap_before(text, s), s), (e, _gap_after(text, e))):
+                lo = int(np.searchsorted(P, lo_pos, "left"))
+                hi = int(np.searchsorted(P, hi_pos, "right")) - 1
+                if lo > hi:
+                    continue
+                k = hi - int(np.argmin(cost[lo:hi + 1][::-1]))  # the cheapest; the last one on ties
+                if 0 < k < len(P) - 1 and cost[k] < HARD:
+                    out.add(k)
+    return sorted(out)
+
+
+def _gap_before(text: str, pos: int) -> int:
+    """Start of the whitespace run that ends at ``pos``."""
+    while pos > 0 and text[pos - 1].isspace():
+        pos -= 1
+    return pos
+
+
+def _gap_after(text: str, pos: int) -> int:
+    """End of the whitespace run that starts at ``pos``."""
+    n = len(text)
+    while pos < n and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def _solve_isolated(lat: Candidates, settings: SolverSettings, limit: int, must: list[int]):
+    """The optimal cuts with every index of ``must`` among them: each segment between two of
+    them is solved on its own (its last chunk may undershoot ``min_size``)."""
+    m = len(lat.P) - 1
+    if not must:
+        return lat.solve(0, m, settings, limit)
+    cuts, total, relaxed = [0], 0, None
+    for lo, hi in zip([0, *must], [*must, m]):
+        part, sol = lat.solve(lo, hi, settings, limit)
+        cuts.extend(part[1:])
+        total += sol.total
+        relaxed = relaxed or sol.relaxed
+    return cuts, Solution(np.asarray(cuts, np.int64), int(total), relaxed)
 
 
 # The built-in shapes: every value lies between 0 and a scale the profile schema keeps >= 0.
@@ -206,7 +264,10 @@ def _dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None, ex
         structures = detect_all(policy, ctx)
         t1 = time.perf_counter()
         lat.add_costs(policy, structures)
-        cuts, sol = lat.solve(0, len(lat.P) - 1, settings, limit)
+        hard = hard_costs(doc, policy, lat.P, limit, structures)
+        if hard is not None:  # the profile's hard rules: forbidden wherever the sizes allow
+            lat.cost = lat.cost + hard
+        cuts, sol = _solve_isolated(lat, settings, limit, _isolated_cuts(lat, structures, settings, limit))
     t2 = time.perf_counter()
     cuts, own_counts = _repair(lat, cuts, settings, limit, meta)
     edges = lat.P[cuts].tolist()

@@ -3,7 +3,8 @@
 Each candidate is ``(type, params, display name)`` from ``policy.candidates``. A candidate that
 fails (a coded :class:`~adachunk.errors.AdachunkError` or any other exception) yields a
 :class:`CandidateRun` with ``error`` set and no chunking; the others still run. Post-processing
-(:mod:`adachunk.split.postprocess`) follows the profile unless disabled.
+(:mod:`adachunk.split.postprocess`) follows the profile unless disabled; then the profile's hard
+rules are checked, and the candidate repaired, by :func:`adachunk.split.bind.bind`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..analysis import is_structure_failure
 from ..build import build_component
 from ..errors import AdachunkError
 from ..policy import Policy
+from .bind import bind
 from .postprocess import postprocess as qc
 from ..registry import splitters
 from ..types import Chunking, Document
@@ -73,6 +75,7 @@ def run_candidate(doc: Document, policy: Policy, type_name: str, params: dict[st
         chunking = make_splitter(type_name, params).split(doc, policy)
         if postprocess:
             chunking = qc(chunking, doc, policy)
+        chunking = bind(chunking, doc, policy)  # the profile's hard rules bind every candidate
         error = None
     except AdachunkError as exc:
         chunking, error, failure = None, exc.render(), exc
