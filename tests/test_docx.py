@@ -398,3 +398,31 @@ def test_real_layout_tables_unwrapped():
     conv = convert_docx(_real("240-DOP-1013A_Lay_Down_Tubulars.docx"), "dop.docx")
     assert "| Step | Work Activity | Known Hazards | Base Line Control |" in conv.text
     assert "| 1 | Check elevator and slip size and condition." in conv.text
+
+
+# --- statements (issue "A figure never loses its column") ---------------------------------------
+
+def test_statement_table_signs_in_their_cells_and_header_rows_stacked():
+    def tc(text="", span=1):
+        props = f'<w:tcPr><w:gridSpan w:val="{span}"/></w:tcPr>' if span > 1 else ""
+        return f"<w:tc>{props}{p(text)}</w:tc>"
+
+    def tr(*cells):
+        return "<w:tr>" + "".join(cells) + "</w:tr>"
+
+    tbl = ("<w:tbl><w:tblGrid/>"
+           + tr(tc(), tc("Three Months Ended March 31,", 6))
+           + tr(tc("(In millions)"), tc("2023", 3), tc("2022", 3))
+           + tr(tc("Revenue"), tc("$"), tc("1,184"), tc(), tc("$"), tc("1,020"), tc())
+           + tr(tc("Other expense"), tc(), tc("(12"), tc(")"), tc(), tc("\u2014"), tc())
+           + tr(tc("Tax rate"), tc(), tc("21.0"), tc("%"), tc(), tc("(0.4"), tc("%)"))
+           + "</w:tbl>")
+    conv = convert(p("Fiscal 2023", "Kop3") + p("Results", "Kop3") + tbl, DocxOptions(table_wrapper=False),
+                   styles=STYLES)
+    assert conv.text == (
+        "Fiscal 2023\n\n### Results\n\n"
+        "| (In millions) | Three Months Ended March 31, 2023 | Three Months Ended March 31, 2022 |\n"
+        "| --- | --- | --- |\n"
+        "| Revenue | $ 1,184 | $ 1,020 |\n"
+        "| Other expense | (12) | \u2014 |\n"
+        "| Tax rate | 21.0% | (0.4%) |\n")

@@ -282,3 +282,36 @@ def test_eurlex_fixture_text_is_copied_from_the_regulation():
         text = re.sub(r"^#+ ", "", line).strip()
         for part in text.split(" — "):  # a heading joins the title and the subtitle
             assert part in flat, part[:80]
+
+
+# --- statements (issue "A figure never loses its column") ---------------------------------------
+
+EDGAR_TABLE = (
+    "<table>"
+    "<tr><td></td><td></td><td></td><td></td><td></td><td></td><td></td></tr>"  # column widths only
+    "<tr><td></td><td colspan='6'><b>Year Ended December 31,</b></td></tr>"
+    "<tr><td>(In millions)</td><td colspan='3'><b>2022</b></td><td colspan='3'><b>2021</b></td></tr>"
+    "<tr><td>Net sales</td><td>$</td><td>1,184</td><td></td><td>$</td><td>1,020</td><td></td></tr>"
+    "<tr><td>Interest (income) expense, net</td><td></td><td>(4,378</td><td>)</td><td></td><td>467</td><td></td></tr>"
+    "<tr><td>Gross margin</td><td></td><td>37.6</td><td>%</td><td></td><td>(0.1</td><td>%)</td></tr>"
+    "<tr><td>Other</td><td></td><td>\u2014</td><td></td><td>$</td><td>\u2014</td><td></td></tr>"
+    "</table>"
+)
+
+
+def test_statement_table_cells_as_printed_under_one_header_row():
+    assert md("<h2>Results</h2><h3>Year Ended December 31,</h3>" + EDGAR_TABLE, table_wrapper=False) == (
+        "## Results\n\nYear Ended December 31,\n\n"
+        "| (In millions) | Year Ended December 31, 2022 | Year Ended December 31, 2021 |\n"
+        "| --- | --- | --- |\n"
+        "| Net sales | $ 1,184 | $ 1,020 |\n"
+        "| Interest (income) expense, net | (4,378) | 467 |\n"
+        "| Gross margin | 37.6% | (0.1%) |\n"
+        "| Other | \u2014 | $ \u2014 |\n")
+
+
+def test_year_and_period_headings_are_paragraphs():
+    conv = convert_html("<h1>Annual Report</h1><h2>2022</h2><p>a</p><h3>Fiscal 2023</h3><p>b</p>"
+                        "<h3>(In millions, except per share data)</h3><p>c</p><h2>2022 Results</h2><p>d</p>", "t")
+    assert [t["title"] for t in conv.titles] == ["Annual Report", "2022 Results"]
+    assert "\n\n2022\n\na\n\nFiscal 2023\n\nb\n\n(In millions, except per share data)\n\nc\n\n" in conv.text

@@ -24,6 +24,7 @@ from ._docx_tables import cells_of, rows_of, table_grid
 from ._docx_text import InlineReader, NoteRef, note_text, part_text
 from ._docx_xml import R_NS, W, val
 from ._pdf_tables import markdown_table
+from ._table_cells import is_period_phrase, stack_header, tidy_rows
 from ._pdf_text import comment_text
 from .converted import Block
 
@@ -130,8 +131,10 @@ class BodyWalker:
         if not (not inline.text and self._mark_removed(ppr)):  # a removed paragraph is not counted
             label = self.numbering.paragraph(ppr, sid)
         index, self.n_par = self.n_par, self.n_par + 1
-        return Paragraph(index, inline.text, label, self.styles.name(sid),
-                         self.styles.heading_level(sid, ppr), inline.notes, inline.comments)
+        heading = self.styles.heading_level(sid, ppr)
+        if heading and label is None and is_period_phrase(inline.text):
+            heading = 0  # "2022", "Year Ended December 31,": a column header, never a section
+        return Paragraph(index, inline.text, label, self.styles.name(sid), heading, inline.notes, inline.comments)
 
     def _mark_removed(self, ppr: Any) -> bool:
         """The paragraph mark is a tracked deletion (accepting) or insertion (rejecting)."""
@@ -180,8 +183,10 @@ class BodyWalker:
         grid = table_grid(tbl, lambda tc: self._cell(tc, notes, comments), self.opt.tracked_changes)
         if not grid or not any(c.strip() for row in grid for c in row):
             return
-        body = [row for row in grid[1:] if any(c.strip() for c in row)]  # spacer rows of forms
-        md = markdown_table(grid[0], body)
+        rows = [row for row in grid if any(c.strip() for c in row)]  # spacer rows of forms
+        rows = stack_header(rows)  # "Year Ended December 31," over "2022": one header row
+        rows = tidy_rows(rows)[0]  # "$" | "1,184" is "$ 1,184", and the emptied column goes
+        md = markdown_table(rows[0], rows[1:])
         if self.opt.table_wrapper:
             md = f"<Table>\n{md}\n</Table>"
         self._add(Block(md, {"docx_table": index}))

@@ -18,6 +18,7 @@ from ._html_inline import BLOCK_TAGS, inline_text
 from ._html_tables import Grid, is_layout, point_rows, table_grid
 from ._html_tree import Child, Node
 from ._pdf_tables import markdown_table
+from ._table_cells import is_period_phrase, stack_header, tidy_rows
 from .converted import Block
 
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
@@ -97,7 +98,11 @@ class Walker:
             self.eurlex(node, kind)
         elif tag in _HEADINGS:
             level = _HEADINGS[tag]
-            self.emit("#" * level + " " + self.inline(node.children, plain=True), node, "heading", level)
+            text = self.inline(node.children, plain=True)
+            if is_period_phrase(text):  # "2022", "Year Ended December 31,": a column header, no section
+                self.emit(self.inline(node.children), node)
+            else:
+                self.emit("#" * level + " " + text, node, "heading", level)
         elif tag == "p":
             self.emit(self.inline(node.children), node)
         elif tag in ("ul", "ol"):
@@ -221,7 +226,8 @@ class Walker:
         self.emit(f"<Table>\n{md}\n</Table>" if self.table_wrapper else md, node, "table")
 
     def pipe_table(self, grid: Grid) -> str:
-        """The grid as a pipe table (the PDF converter's format); a spanned cell's text repeated."""
+        """The grid as a pipe table (the PDF converter's format); a spanned cell's text repeated,
+        a statement's header rows stacked into one and its signs in their figures' cells."""
         texts: dict[int, str] = {}
 
         def text(cell: Node | None) -> str:
@@ -232,6 +238,8 @@ class Walker:
             return texts[id(cell)]
 
         rows = [[text(c) for c in row] + [""] * (grid.width - len(row)) for row in grid.rows]
+        rows = stack_header(rows)  # "Year Ended December 31," over "2022": one header row
+        rows = tidy_rows(rows)[0]  # "$" | "1,184" is "$ 1,184", and the emptied column goes
         return markdown_table(rows[0], rows[1:])
 
     def point(self, label: str, cell: Node | None, table: Node) -> None:

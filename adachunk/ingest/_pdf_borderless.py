@@ -38,8 +38,9 @@ from dataclasses import dataclass, field
 
 from ._pdf_lines import cluster_rows
 from ._pdf_model import RawTable, Word
-from ._pdf_table_rows import is_anchor, join_cells, phrases, place, row_groups, strip_leader
+from ._pdf_table_rows import glue_signs, is_anchor, join_cells, phrases, place, row_groups, strip_leader
 from ._pdf_text import clean
+from ._table_cells import is_figure, is_period_phrase
 
 # the first column of a list set with a hanging indent: bullets, "1", "1.", "(a)", "iv)"
 _LIST_MARK = re.compile(r"^(?:[\u2022\u2023\u25aa\u25cf\u25e6\u2043\u2219\u00b7\u2013\u2014*\u25a0\u25a1-]|"
@@ -53,6 +54,7 @@ _ROW_GAP = 1.6      # line heights: rows further apart than this do not belong t
 _SHORT_CELL = 16    # characters: a column whose cells are mostly shorter is table-like
 _PROSE_CELL = 30    # characters: two columns whose cells are mostly longer hold running text
 _PROSE_ROW = 60     # characters: a label-only row longer than this is prose, not a table row
+_HEAD_ROWS = 4      # most header lines over a table ("13 Weeks Ended" / "January" / "28," / "2023")
 _WORD_SPACE = 0.6   # font sizes: a boundary with a smaller gap beside it sits in a word space
 
 
@@ -73,7 +75,7 @@ class _Row:
 
 def _make_row(words: list[Word]) -> _Row:
     words = sorted(words, key=lambda w: w.x0)
-    words = _without_leaders(words)
+    words = glue_signs(_without_leaders(words))  # "$ 1,184" one word: a sign is not a column
     size = statistics.median(w.size for w in words)
     tabular = any(b.x0 - a.x1 >= _CELL_GAP * size for a, b in zip(words, words[1:]))
     return _Row(words, min(w.top for w in words), max(w.bottom for w in words), size, tabular)
@@ -141,7 +143,17 @@ def _boundaries(region: list[_Row]) -> list[float]:
     missed = {round((a + b) / 2, 1) for a, b in _gutters(region) if not any(a - 1 <= x <= b + 1 for x in aligned)}
     xs = sorted(aligned | missed)
     inner = [x for x in xs if min(w.x0 for w in words) + 1 < x < max(w.x1 for w in words) - 1]
-    return [b for b in inner if _real_boundary(b, region)]
+    body = _below_headers(region)
+    return [b for b in inner if _real_boundary(b, body)]
+
+
+def _below_headers(region: list[_Row]) -> list[_Row]:
+    """The region from its first row with a figure on: header lines centred over a figure and its
+    percentage ("January 29," over "2,729,388  100.0%") cross the boundary between them, which
+    the body's rows do not."""
+    first = next((i for i, r in enumerate(region)
+                  if any(is_figure(w.text) and not is_period_phrase(w.text) for w in r.words)), 0)
+    return region[first:] if len(region) - first >= 3 else region
 
 
 def _gutters(region: list[_Row]) -> list[tuple[float, float]]:
@@ -214,10 +226,10 @@ def _drop_empty_columns(region: list[_Row], inner: list[float], head: int = 0) -
 
 
 def _head_lines(region: list[_Row]) -> int:
-    """How many leading lines head the table: those above its first line with figures (three at
+    """How many leading lines head the table: those above its first line with figures (four at
     most), or the first line of a table without figures."""
     first = next((i for i, r in enumerate(region) if is_anchor(r.cells)), None)
-    return min(first, 3, len(region) - 2) if first is not None else 1
+    return min(first, _HEAD_ROWS, len(region) - 2) if first is not None else 1
 
 
 def _gutter_middles(region: list[_Row], inner: list[float]) -> list[float]:
@@ -272,11 +284,11 @@ def _merge_wrapped(rows: list[_Row]) -> list[_Row]:
 
 
 def _header_count(rows: list[_Row]) -> int:
-    """How many leading rows are header rows: first cell empty (at most three), and the row
+    """How many leading rows are header rows: first cell empty or a unit or period (at most four), and the row
     under a spanning label ("Actual" over two years) when it holds only headings ("Programme",
     "2022", "2023"): the stub's label often sits on the last header row."""
     k = 0
-    while k < min(3, len(rows) - 2) and not rows[k].cells[0] and any(rows[k].cells):
+    while k < min(_HEAD_ROWS, len(rows) - 2) and _stub_free(rows[k]) and any(rows[k].cells):
         k += 1
     if 0 < k < len(rows) - 2 and not all(rows[k - 1].cells[1:]):
         if all(_HEADING_CELL.search(c) for c in rows[k].cells if c):
@@ -284,8 +296,18 @@ def _header_count(rows: list[_Row]) -> int:
     return k
 
 
+def _stub_free(row: _Row) -> bool:
+    """A header line: nothing in the stub, or a unit or period ("(In millions)", "Fiscal 2022")
+    beside column headers that hold no figure."""
+    stub, rest = row.cells[0], row.cells[1:]
+    if not stub:
+        return True
+    return (is_period_phrase(stub) and any(rest)
+            and not any(is_figure(c) and not is_period_phrase(c) for c in rest))
+
+
 def _header(rows: list[_Row], centres: list[float]) -> tuple[list[str], int]:
-    """One header row from the leading rows whose first cell is empty (at most three), spanning
+    """One header row from the leading header rows (at most four), spanning
     labels repeated over the columns they centre on; returns it and how many rows it used."""
     k = max(_header_count(rows), 1)
     heads = [list(r.cells) for r in rows[:k]]

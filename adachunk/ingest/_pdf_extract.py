@@ -23,6 +23,7 @@ from ._pdf_model import RawPage, RawTable, Word
 from ._pdf_order import order_page
 from ._pdf_rotate import UPRIGHT, direction, dominant, frame_size, turn_char, turn_shape
 from ._pdf_ruled import drop_frames, ruled_rows
+from ._pdf_table_head import take_heads, tidy_table
 from ._pdf_text import join_lines
 
 
@@ -238,6 +239,8 @@ def page_from_words(number: int, width: float, height: float, words: list[Word],
     if borderless:
         words = [w for w in words if not _inside(w, borderless)]
         tables = sorted(tables + borderless, key=lambda t: t.top)
+    tables = [tidy_table(t) for t in tables]  # signs in their figures' cells
+    tables, words = take_heads(tables, words)  # column headers set above a table belong to it
     lines, fell_back = order_page(words, tables, width, height)
     has_text = bool(words) or any(any(c for r in t.rows for c in r) for t in tables)
     return RawPage(number, width, height, lines, tables, has_text, has_images, fell_back)

@@ -19,6 +19,7 @@ from . import _pdf_text as tx
 from ._pdf_breaks import LABEL_LINE, isolated_headings, run_in_label, runs_on, share_size
 from ._pdf_lines import MARK
 from ._pdf_model import Block, Line, RawPage, RawTable
+from ._table_cells import is_period_phrase
 
 _END_SENTENCE = (".", "!", "?", ":", "\u2026")
 _NOT_A_HEADING_END = (".", ",", ";")
@@ -293,6 +294,8 @@ class PageLayout:
                 kind = "text"
             if kind in ("heading", "bold") and not any(ch.isalnum() for ch in text):
                 kind = "text"  # a stray mark (a lone backtick) is no heading
+            if kind in ("heading", "bold") and is_period_phrase(text):
+                kind = "text"  # "2022", "Year Ended December 31,": a column header, never a section
             if kind in ("heading", "bold"):
                 m = HEADING_NUMBER.match(text)
                 block = Block("heading", "#" * level + " " + text, level=level,

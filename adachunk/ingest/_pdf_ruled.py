@@ -31,7 +31,7 @@ from typing import Callable
 
 from ._pdf_lines import cluster_rows
 from ._pdf_model import RawTable, Word
-from ._pdf_table_rows import is_anchor, join_cells, place, row_groups
+from ._pdf_table_rows import glue_signs, is_anchor, join_cells, place, row_groups
 from ._pdf_text import clean
 
 Box = tuple[float, float, float, float]
@@ -52,7 +52,7 @@ def _column_edges(grid: list[list[Box | None]]) -> list[float]:
 def _lines(words: list[Word], inner: list[float]) -> list[tuple[list[str], float, float]]:
     """The words of a band as lines, each line's words put into the columns (phrases whole)."""
     rows = sorted(cluster_rows(words), key=lambda ws: min(w.top for w in ws))
-    rows = [sorted(ws, key=lambda w: w.x0) for ws in rows]
+    rows = [glue_signs(sorted(ws, key=lambda w: w.x0)) for ws in rows]
     placed = place(rows, inner, [_WORD_SPACE * statistics.median(w.size for w in ws) for ws in rows])
     return [([clean(" ".join(w.text for w in p)) for p in parts], min(w.top for w in ws), max(w.bottom for w in ws))
             for parts, ws in zip(placed, rows)]
@@ -96,11 +96,35 @@ def ruled_rows(grid: list[list[Box | None]], words: list[Word],
         # other cells) means the lattice did separate the rows
         uneven = max(c[3] for c in boxes) - min(c[3] for c in boxes) > 1
         if i == 0 or uneven or not _multi_record(row, lines, edges):
-            out.append([cell_text(c, words) for c in row])
+            out.append(_in_their_columns(row, [cell_text(c, words) for c in row], words, edges))
             continue
         cells = [c for c, _, _ in lines]
         for group in row_groups(cells, [t for _, t, _ in lines], [b for _, _, b in lines]):
             out.append(join_cells([cells[i] for i in group]) + [""] * (len(row) - n))
+    return out
+
+
+def _in_their_columns(row: list[Box | None], texts: list[str], words: list[Word], edges: list[float]) -> list[str]:
+    """A row's cell texts, each spanning cell's text in the grid column its words lie over.
+
+    A statement's lattice draws a "$" cell before the figure's only in rows that print a "$";
+    elsewhere one cell spans both, and its right-aligned figure would land in the sign's column.
+    """
+    out = list(texts)
+    right = max((c[2] for c in row if c is not None), default=0.0)
+    for j, c in enumerate(row):
+        end = j + 1
+        while end < len(row) and row[end] is None:
+            end += 1
+        if c is None or not texts[j] or end == j + 1 or c[2] <= edges[j + 1] + 1:
+            continue
+        inside = [w for w in words if c[0] <= (w.x0 + w.x1) / 2 <= c[2] and c[1] <= (w.top + w.bottom) / 2 <= c[3]]
+        if not inside:
+            continue
+        x0, x1 = min(w.x0 for w in inside), max(w.x1 for w in inside)
+        bounds = edges[j:end] + [edges[end] if end < len(edges) else right]
+        k = max(range(end - j), key=lambda i: (min(x1, bounds[i + 1]) - max(x0, bounds[i]), -i))
+        out[j], out[j + k] = "", texts[j]
     return out
 
 

@@ -23,9 +23,12 @@ import re
 import statistics
 
 from ._pdf_model import Word
+from ._table_cells import is_currency, is_figure, is_period_phrase
 
 _DIGIT = re.compile(r"\d")
 _FIGURE_LEN = 24  # characters: a longer cell with digits is text ("AIRFARE FOR ... 3/21 ...")
+_SIGN_GAP = 20.0  # font sizes: a currency sign at most this far left of its figure belongs to it
+_CLOSER_GAP = 1.5  # font sizes: a lone "%" or ")" at most this far right of its figure closes it
 _BIMODAL = 0.25   # line heights: row gaps this much wider than the tightest gap show a rhythm
 # dot leaders: a run of three dots or more (spaced or not) ending a label
 LEADER = re.compile(r"(?:\s*[.\u2024\u2026\u00b7]){3,}\s*$")
@@ -34,6 +37,37 @@ LEADER = re.compile(r"(?:\s*[.\u2024\u2026\u00b7]){3,}\s*$")
 def strip_leader(text: str) -> str:
     """A label without the dot leader that runs from it to its figures (``Total . . . .``)."""
     return LEADER.sub("", text) if text.endswith((".", "\u2024", "\u2026", "\u00b7")) else text
+
+
+def _joined(a: Word, b: Word, text: str) -> Word:
+    """One word from two on a line (``a`` left of ``b``)."""
+    size = b.size if is_currency(a.text) else a.size  # the figure's size, not the sign's
+    return Word(text, a.x0, b.x1, min(a.top, b.top), max(a.bottom, b.bottom), size, a.bold and b.bold,
+                glued=a.glued)
+
+
+def glue_signs(words: list[Word]) -> list[Word]:
+    """Words of one line (left to right), each sign joined to its figure as printed.
+
+    A statement sets ``$`` at the left edge of its figure's column, the figure right-aligned,
+    and a negative's ``)`` or a ``%`` just after it: as separate words, the ``$`` aligns with
+    other signs into a column of its own, or falls into the column before (``100.0% $``). A
+    currency sign followed within a few font sizes by a figure is one word with it
+    (``$ 1,184``); a lone ``%`` or ``)`` right after a figure it completes joins it (``15.6%``,
+    ``(4,378)``).
+    """
+    out: list[Word] = []
+    for w in words:
+        prev = out[-1] if out else None
+        if prev is not None and w.text in ("%", ")", "%)") and w.x0 - prev.x1 <= _CLOSER_GAP * w.size \
+                and is_figure(prev.text + w.text) and not is_period_phrase(prev.text):  # "2021  % Change"
+            out[-1] = _joined(prev, w, prev.text + w.text)
+        elif (prev is not None and is_currency(prev.text) and w.x0 - prev.x1 <= _SIGN_GAP * w.size
+              and (is_figure(w.text) or is_figure(w.text + ")")) and not is_currency(w.text[:1])):
+            out[-1] = _joined(prev, w, f"{prev.text} {w.text}")
+        else:
+            out.append(w)
+    return out
 
 
 def is_anchor(cells: list[str]) -> bool:
@@ -115,10 +149,12 @@ def join_cells(lines: list[list[str]]) -> list[str]:
 
 
 def phrases(words: list[Word], space: float) -> list[list[Word]]:
-    """Words of a line (left to right) grouped at gaps wider than ``space``: a cell's text."""
+    """Words of a line (left to right) grouped at gaps wider than ``space``: a cell's text. A
+    currency sign (alone or with its figure, :func:`glue_signs`) starts a cell however close it
+    is set to the figure before it (``3,226.8  $ 2,729.4``)."""
     out = [[words[0]]] if words else []
     for a, b in zip(words, words[1:]):
-        if b.x0 - a.x1 < space:
+        if b.x0 - a.x1 < space and not (is_currency(b.text.split()[0]) and is_figure(a.text)):
             out[-1].append(b)
         else:
             out.append([b])

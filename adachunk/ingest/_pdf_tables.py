@@ -123,7 +123,8 @@ def resolve_tables(pages: list[list[Any]], *, wrapper: bool = True, max_rows: in
                     and _same_columns(open_.columns, item.columns, open_.ruled and item.ruled))
             if cont:
                 header, tid = open_.header, open_.table_id
-                rows = item.rows[1:] if _norm(item.rows[0]) == _norm(header) else item.rows
+                # the header the PDF repeated, or the empty one of a part without its own, goes
+                rows = item.rows[1:] if not any(item.rows[0]) or _norm(item.rows[0]) == _norm(header) else item.rows
                 summaries[tid]["pages"].append(k + 1)
                 summaries[tid]["rows"] += len(rows)
             else:

@@ -23,8 +23,10 @@ from ..errors import InputError
 from ._pdf_extract import corrupt_error, encrypted_error
 from ._pdf_furniture import furniture_text, is_page_number, norm_key, repeated_keys
 from ._pdf_model import Block, PageContent, RawTable
+from ._pdf_table_head import tidy_table
 from ._pdf_tables import parse_markdown_table, resolve_tables
 from ._pdf_text import clean, escape_block_start, join_lines, list_marker, vocabulary
+from ._table_cells import is_period_phrase
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _DROP = re.compile(r"^\s*(?:\*\*==> picture .* <==\*\*|-{3,}|<!--.*-->)\s*$")
@@ -136,13 +138,16 @@ def _block(text: str, vocab: Counter[str]) -> Block | RawTable:
     """One Markdown block of pymupdf4llm → a block (or a raw table for the table stage)."""
     m = _HEADING.match(text)
     if m and "\n" not in text:
+        title = clean(_strip_emphasis(m.group(2)))
+        if is_period_phrase(title):  # "2022", "Year Ended December 31,": a column header, no section
+            return Block("paragraph", escape_block_start(title))
         level = len(m.group(1))
-        return Block("heading", "#" * level + " " + clean(_strip_emphasis(m.group(2))), level=level)
+        return Block("heading", "#" * level + " " + title, level=level)
     table = parse_markdown_table(text)
     if table is not None:
         header, rows = table
         cols = [float(i) for i in range(len(header) + 1)]  # no geometry: columns compare by count
-        return RawTable(0.0, 0.0, 0.0, 0.0, [header] + rows, cols)
+        return tidy_table(RawTable(0.0, 0.0, 0.0, 0.0, [header] + rows, cols))  # "$" | "1,184": one cell
     lines = text.split("\n")
     if all(list_marker(ln.strip()) or ln.startswith((" ", "\t")) for ln in lines) and list_marker(lines[0].strip()):
         return Block("list", "\n".join(ln.rstrip() for ln in lines))
