@@ -201,11 +201,16 @@ def zones_for(doc: Document, policy: Policy, limit: int | None, structures: dict
 
 
 def _structures(doc: Document, policy: Policy) -> dict:
-    """The policy's structures in ``doc`` (from the document's analysis: detected once)."""
+    """The structures the hard rules name, in ``doc`` (from the document's analysis: detected
+    once). Only those: a structure no hard rule names must not run for a candidate that does
+    not use it (a failing detector fails the DP candidates only, ``select.on_detector_error``)."""
     from ..detect.base import DetectContext
-    from .dp import detect_all
 
-    return detect_all(policy, DetectContext(doc.text, doc, metrics=policy.metrics))
+    spec = policy.hard_rules
+    wanted = {lab: det for lab, det in policy.detectors.items() if lab in (*spec.keep_with_next, *spec.atomic)}
+    if not wanted:
+        return {}
+    return analysis_of(doc).structures(wanted, DetectContext(doc.text, doc, metrics=policy.metrics))
 
 
 def hard_costs(doc: Document, policy: Policy, positions: np.ndarray, limit: int, structures: dict) -> np.ndarray | None:
