@@ -883,6 +883,10 @@ def main() -> int:
                         "values": values}
         if ceiling:
             report[name]["ceilings"] = ceiling
+    if store is not None:  # one shard per embedding call: merge them when they pile up
+        for fp in store.fingerprints():
+            if store.shards(fp) > 64:
+                store.compact(fp)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "retrieval.json").write_text(json.dumps(report, indent=1))
     (args.out / "retrieval.md").write_text("\n\n".join(md) + "\n")

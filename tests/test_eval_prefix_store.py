@@ -210,7 +210,10 @@ def test_store_keys_by_fingerprint_and_mode_and_compacts(tmp_path, fresh_process
     assert len(VectorStore(tmp_path)) == 4 + 2 + 1
     monkeypatch.setattr(retrievers, "_VECTORS", {})
     ref = embed_cached(a, TEXTS, "pool")
+    assert sorted(VectorStore(tmp_path).fingerprints()) == sorted([a.fingerprint, b.fingerprint, a.fingerprint + "|truncate"])
+    assert VectorStore(tmp_path).shards(a.fingerprint) == 2
     assert VectorStore(tmp_path).compact(a.fingerprint) == 2
+    assert VectorStore(tmp_path).shards(a.fingerprint) == 1
     assert len(list(store.folder(a.fingerprint).glob("*.npy"))) == 1
     monkeypatch.setattr(retrievers, "_VECTORS", {})
     counting = Counting(a)

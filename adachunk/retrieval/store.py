@@ -125,11 +125,21 @@ class VectorStore:
         _write_atomic(folder / f"{name}.keys", ("\n".join(keys) + "\n").encode("ascii"))
         self._load(fingerprint)
 
+    def fingerprints(self) -> list[str]:
+        """The fingerprints with a folder on disk."""
+        if not self.root.is_dir():
+            return []
+        return sorted(m.read_text(encoding="utf-8") for m in self.root.glob("*/fingerprint.txt"))
+
+    def shards(self, fingerprint: str) -> int:
+        """How many complete shards hold the vectors of ``fingerprint``."""
+        self._load(fingerprint)
+        return len(self._shards[fingerprint])
+
     def __len__(self) -> int:
         """Vectors stored, over every fingerprint found on disk."""
-        if self.root.is_dir():
-            for marker in self.root.glob("*/fingerprint.txt"):
-                self._load(marker.read_text(encoding="utf-8"))
+        for fp in self.fingerprints():
+            self._load(fp)
         return sum(len(ix) for ix in self._index.values())
 
     def compact(self, fingerprint: str) -> int:
