@@ -7,6 +7,14 @@ another document never counts as evidence. On a small corpus, per-document retri
 four, so recall@3 is close to 1 whatever the cuts), which is why corpus scope is the default;
 doc scope answers "given the right document, are the right chunks found?" and builds one index
 per document.
+
+**Prefixes.** What an index embeds is often more than the chunk: ``adachunk run`` embeds
+``embed_prefix(record) + text`` (the heading path, a legal structure path, a table's context).
+``prefixes`` gives any such string per chunk; ``prefix_retrievers`` says which retrievers index
+it (dense embeds ``prefix + text``, BM25 adds the prefix's terms), and ``prefix_costs`` makes a
+retrieved chunk cost ``tokens(prefix) + tokens(text)`` within a budget (the reader gets the
+prefix too: "a prefix costs what it adds"; see :func:`adachunk.retrieval.measures.take`).
+Evidence is still measured on the chunk text's span. Without ``prefixes`` nothing changes.
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ from ..retrieval.retrievers import LONG_TEXT, BM25Retriever, HybridRetriever, ma
 
 SCOPES = ("corpus", "doc")
 INDEX_TEXTS = ("text", "heading_path+text")
+#: The retrievers a prefix can be indexed by (``evaluate_chunks(prefix_retrievers=...)``).
+PREFIX_RETRIEVERS = ("dense", "bm25")
 
 
 @dataclass
@@ -59,6 +69,8 @@ class _Table:
     tokens: list[int]
     texts: list[str]
     doc_text: list[str] = field(default_factory=list)  # each chunk's own text (what a reader reads)
+    index: list[int] = field(default_factory=list)  # each chunk's position in its document's list
+    prefix: list[str] = field(default_factory=list)  # each chunk's prefix ("" without prefixes)
 
 
 def _index_text(chunk: Chunk, mode: str) -> str:
@@ -67,18 +79,33 @@ def _index_text(chunk: Chunk, mode: str) -> str:
     return chunk.text
 
 
-def _table(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, index_text: str) -> _Table:
+def _table(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, index_text: str,
+           prefixes: Mapping[str, Sequence[str]] | None = None, dense_prefix: bool = False) -> _Table:
     doc_ids = list(dict.fromkeys(list(chunks_by_doc) + qa.docs))
     t = _Table(doc_ids, [], [], [], [], [])
     for d, doc_id in enumerate(doc_ids):
-        for c in chunks_by_doc.get(doc_id, ()):
+        chunks = chunks_by_doc.get(doc_id, ())
+        pre = _doc_prefixes(prefixes, doc_id, len(chunks))
+        for j, c in enumerate(chunks):
             t.doc.append(d)
             t.starts.append(c.start)
             t.ends.append(c.end)
             t.tokens.append(max(0, int(c.tokens)))
-            t.texts.append(_index_text(c, index_text))
+            t.texts.append(pre[j] + c.text if dense_prefix else _index_text(c, index_text))
             t.doc_text.append(c.text)
+            t.index.append(j)
+            t.prefix.append(pre[j])
     return t
+
+
+def _doc_prefixes(prefixes: Mapping[str, Sequence[str]] | None, doc_id: str, n: int) -> list[str]:
+    """The prefixes of one document's ``n`` chunks ("" each when it has none)."""
+    got = (prefixes or {}).get(doc_id)
+    if got is None:
+        return [""] * n
+    if len(got) != n:
+        raise ValueError(f"document {doc_id!r}: {len(got)} prefixes for {n} chunks")
+    return [str(p or "") for p in got]
 
 
 def _recount(table: _Table, tokenizer: str) -> Cut:
@@ -98,7 +125,8 @@ def _recount(table: _Table, tokenizer: str) -> Cut:
     return cut
 
 
-def _tokens(table: _Table, chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, index_text: str) -> list[list[str]]:
+def _tokens(table: _Table, chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, index_text: str,
+            lexical_prefix: bool = False) -> list[list[str]]:
     """BM25 terms per chunk number: from one tokenisation of each document when the QA set
     carries its documents (and the chunk is its slice), else from the chunk text."""
     docs = qa.documents or {}
@@ -113,6 +141,8 @@ def _tokens(table: _Table, chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QAS
         if index_text == "heading_path+text":
             terms = [tokenize(" > ".join(c.heading_path)) + t if c.heading_path else t for c, t in zip(chunks, terms)]
         out += terms
+    if lexical_prefix:
+        out = [tokenize(p) + t if p else t for p, t in zip(table.prefix, out)]
     return out
 
 
@@ -134,7 +164,9 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
                     ks: Sequence[int] = (1, 3, 5, 10), budget: "Budget | int | str | None" = None,
                     embedder: Any = None, *, scope: str = "corpus", rrf_k: int = 60,
                     index_text: str = "text", budgets: Sequence[int] = (), tokenizer: str | None = None,
-                    long_text: str = "pool") -> EvalResult:
+                    long_text: str = "pool", prefixes: Mapping[str, Sequence[str]] | None = None,
+                    prefix_retrievers: Sequence[str] = PREFIX_RETRIEVERS, prefix_costs: bool = False,
+                    store: Any = None, read_spans: bool = False) -> EvalResult:
     """Retrieve chunks for every question of ``qa`` and measure the evidence they hold.
 
     Args:
@@ -157,29 +189,81 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
         long_text: how ``dense`` embeds a chunk longer than the model's input: ``pool`` (mean of
             pieces that fit, as adachunk's index) or ``truncate`` (the model reads its first
             tokens, as most vector stores and Chroma's evaluation do).
+        prefixes: per document id, one string per chunk (parallel to ``chunks_by_doc``) put
+            before the chunk where ``prefix_retrievers`` index it (module docstring); a document
+            without an entry has none. Not with ``index_text="heading_path+text"``.
+        prefix_retrievers: which retrievers index the prefixes: ``dense`` (the embedded text,
+            also the text any custom ``rank`` object gets) and/or ``bm25`` (its terms; both
+            sides of ``hybrid``).
+        prefix_costs: a retrieved chunk costs ``tokens(prefix) + tokens(text)`` within the
+            budgets, the prefix read first (:func:`adachunk.retrieval.measures.take`); needs
+            ``tokenizer``.
+        store: a persistent vector cache for ``dense``/``hybrid``
+            (:class:`adachunk.retrieval.store.VectorStore`); None: the process cache only.
+        read_spans: add ``read@Btok`` to each per-question row, for each budget: what was read,
+            in rank order, as ``(doc id, chunk position in its document, start, read end)``.
 
     Returns:
         The summary and the per-question rows.
 
     Raises:
-        ValueError: an unknown retriever, scope or index text, a bad budget or k.
+        ValueError: an unknown retriever, scope or index text, a bad budget or k, prefixes that
+            do not match the chunks.
     """
     ks, budgets = _checked_settings(ks, scope, index_text, long_text, budgets)
+    prefix_retrievers = _checked_prefixes(prefixes, prefix_retrievers, prefix_costs, index_text, tokenizer)
     bud = parse_budget(budget)
-    ret = make_retriever(retriever, embedder, rrf_k, long_text=long_text)
-    table = _table(chunks_by_doc, qa, index_text)
+    ret = make_retriever(retriever, embedder, rrf_k, long_text=long_text, store=store)
+    table = _table(chunks_by_doc, qa, index_text, prefixes, "dense" in prefix_retrievers)
     cut = _recount(table, tokenizer) if tokenizer else None
+    prefix_tokens = _prefix_tokens(table, tokenizer) if prefixes is not None else None
     top = None if budgets else ks[-1]  # a budget may take more chunks than the largest k
-    rankings = _rank_chunks(ret, table, chunks_by_doc, qa, index_text, scope, top)
+    rankings = _rank_chunks(ret, table, chunks_by_doc, qa, index_text, scope, top, "bm25" in prefix_retrievers)
     keys = measure_keys(ks, budgets)
-    rows = _question_rows(table, qa, rankings, ks, bud, budgets, cut)
+    rows = _question_rows(table, qa, rankings, ks, bud, budgets, cut,
+                          prefix_tokens if prefix_costs else None, read_spans)
     summary = summarise(rows, keys)
     summary.update(questions=len(rows), chunks=len(table.doc),
                    chunk_tokens=round(sum(table.tokens) / len(table.tokens), 1) if table.tokens else None)
     settings = {"retriever": getattr(ret, "name", str(retriever)), "ks": ks, "budget": str(bud) if bud else None,
                 "budgets": budgets, "tokenizer": tokenizer, "long_text": long_text, "scope": scope, "rrf_k": rrf_k,
                 "index_text": index_text}
+    if prefixes is not None:
+        summary["prefix_tokens"] = round(sum(prefix_tokens) / len(prefix_tokens), 1) if prefix_tokens else None
+        settings.update(prefixes=True, prefix_retrievers=list(prefix_retrievers), prefix_costs=prefix_costs)
     return EvalResult(summary, rows, keys, settings)
+
+
+def _checked_prefixes(prefixes: Mapping[str, Sequence[str]] | None, retrievers: Sequence[str], costs: bool,
+                      index_text: str, tokenizer: str | None) -> tuple[str, ...]:
+    """The retrievers that index the prefixes (none without prefixes); ValueError on a bad
+    combination."""
+    if isinstance(retrievers, str):
+        retrievers = [r for r in retrievers.split(",") if r]
+    unknown = [r for r in retrievers if r not in PREFIX_RETRIEVERS]
+    if unknown:
+        raise ValueError(f"unknown prefix retriever {unknown[0]!r}; allowed: {', '.join(PREFIX_RETRIEVERS)}")
+    if prefixes is None:
+        if costs:
+            raise ValueError("prefix_costs needs prefixes")
+        return ()
+    if index_text != "text":
+        raise ValueError(f"prefixes replace index_text={index_text!r}: give one or the other")
+    if costs and not tokenizer:
+        raise ValueError("prefix_costs needs a tokenizer to count the prefixes")
+    return tuple(retrievers)
+
+
+def _prefix_tokens(table: _Table, tokenizer: str | None) -> list[int]:
+    """Tokens of each chunk's prefix with ``tokenizer`` (0 for none; without a tokenizer, 0)."""
+    if not tokenizer:
+        return [0] * len(table.prefix)
+    from ..tokenize import get_counter
+
+    counter = get_counter(tokenizer)
+    need = [p for p in dict.fromkeys(table.prefix) if p]
+    counts = dict(zip(need, (int(n) for n in counter.counts(need)))) if need else {}
+    return [counts.get(p, 0) for p in table.prefix]
 
 
 def _checked_settings(ks: Sequence[int], scope: str, index_text: str, long_text: str,
@@ -201,11 +285,12 @@ def _checked_settings(ks: Sequence[int], scope: str, index_text: str, long_text:
 
 
 def _rank_chunks(ret: Any, table: _Table, chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet,
-                 index_text: str, scope: str, top: int | None) -> dict[int, Sequence[int]]:
+                 index_text: str, scope: str, top: int | None,
+                 lexical_prefix: bool = False) -> dict[int, Sequence[int]]:
     """The chunk numbers each question retrieves, best first (at most ``top``), by question number."""
     rankings: dict[int, Sequence[int]] = {}
     lexical = isinstance(ret, (BM25Retriever, HybridRetriever))
-    tokens = _tokens(table, chunks_by_doc, qa, index_text) if lexical else None
+    tokens = _tokens(table, chunks_by_doc, qa, index_text, lexical_prefix) if lexical else None
     for chunk_nums, q_nums in _groups(table, qa, scope):
         texts = [table.texts[i] for i in chunk_nums]
         queries = [qa.questions[j].question for j in q_nums]
@@ -219,13 +304,18 @@ def _rank_chunks(ret: Any, table: _Table, chunks_by_doc: Mapping[str, Sequence[C
 
 
 def _question_rows(table: _Table, qa: QASet, rankings: dict[int, Sequence[int]], ks: list[int], bud: Any,
-                   budgets: list[int], cut: Cut | None) -> list[dict[str, Any]]:
+                   budgets: list[int], cut: Cut | None, prefix_tokens: Sequence[int] | None = None,
+                   read_spans: bool = False) -> list[dict[str, Any]]:
     """One row per question, in QA-file order: its id, document, line and every measure."""
     number = {d: i for i, d in enumerate(table.doc_ids)}
     rows = []
     for j, q in enumerate(qa.questions):
         row = {"id": q.id, "doc": q.doc, "line": q.line}
         row.update(question_measures(q.evidence, number[q.doc], rankings.get(j, []), table.doc, table.starts,
-                                     table.ends, table.tokens, ks, bud, budgets, cut))
+                                     table.ends, table.tokens, ks, bud, budgets, cut, prefix_tokens, read_spans))
+        if read_spans:
+            for b in budgets:
+                key = f"read@{b}tok"
+                row[key] = [(table.doc_ids[table.doc[i]], table.index[i], s, e) for (i, s, e) in row[key]]
         rows.append(row)
     return rows

@@ -29,6 +29,12 @@ characters (proportional, so the rule needs no tokenizer and works for chunks co
 tool). So a giant chunk cannot win by size: it spends the whole budget and is cut. With a
 tokenizer (``evaluate_chunks(tokenizer=...)``) the truncated chunk keeps exactly its first
 tokens instead.
+
+**Prefixes.** With ``prefix_tokens`` (what each chunk's prefix costs, e.g. the heading path an
+index embeds and a reader is given with the chunk), a chunk costs prefix + text tokens and the
+prefix is read first: the chunk that does not fit reads its prefix, then as much of its text as
+is left; when the prefix alone uses up what is left, it reads no text (no evidence). Coverage is
+still measured on the text's span.
 """
 
 from __future__ import annotations
@@ -92,10 +98,21 @@ def budget_key(tokens: int) -> str:
 
 
 def take(ranking: Iterable[int], starts: Sequence[int], ends: Sequence[int], tokens: Sequence[int], k: int | None,
-         budget: int | None, cut: Cut | None = None) -> list[tuple[int, int, int, int]]:
+         budget: int | None, cut: Cut | None = None,
+         prefix_tokens: Sequence[int] | None = None) -> list[tuple[int, int, int, int]]:
     """The first ``k`` chunks of ``ranking`` (None: no limit) under ``budget``:
     ``(chunk, start, end, tokens)`` each (the last one possibly truncated: to its first tokens
-    by ``cut`` when given, else proportionally; see the module docstring)."""
+    by ``cut`` when given, else proportionally; see the module docstring).
+
+    ``prefix_tokens`` (per chunk number): what a chunk's prefix (e.g. its heading path, as the
+    index embeds it) costs when the reader gets it too. A chunk then costs prefix + text tokens,
+    the prefix read first: the chunk that does not fit reads its prefix, then the first
+    ``left − prefix`` tokens of its text; when the prefix alone uses up what is left, the chunk
+    is taken with an empty span (its tokens spent, no text read). ``tokens`` of a taken chunk
+    then include its prefix.
+    """
+    if prefix_tokens is not None:
+        return _take_prefixed(ranking, starts, ends, tokens, k, budget, cut, prefix_tokens)
     out: list[tuple[int, int, int, int]] = []
     used = 0
     for i in ranking:
@@ -109,6 +126,32 @@ def take(ranking: Iterable[int], starts: Sequence[int], ends: Sequence[int], tok
         left = budget - used
         if left > 0 and t > 0:
             end = cut(i, left) if cut is not None else s + (e - s) * left // t
+            out.append((i, s, min(max(end, s), e), left))
+        break
+    return out
+
+
+def _take_prefixed(ranking: Iterable[int], starts: Sequence[int], ends: Sequence[int], tokens: Sequence[int],
+                   k: int | None, budget: int | None, cut: Cut | None,
+                   prefix_tokens: Sequence[int]) -> list[tuple[int, int, int, int]]:
+    """:func:`take` where each chunk also costs its prefix (read before its text)."""
+    out: list[tuple[int, int, int, int]] = []
+    used = 0
+    for i in ranking:
+        if k is not None and len(out) >= k:
+            break
+        s, e, t, p = int(starts[i]), int(ends[i]), int(tokens[i]), max(0, int(prefix_tokens[i]))
+        if budget is None or used + p + t <= budget:
+            out.append((i, s, e, p + t))
+            used += p + t
+            continue
+        left = budget - used
+        if left > 0:
+            text_left = left - p
+            if text_left <= 0 or t <= 0:
+                end = s  # the prefix takes what is left: no text read
+            else:
+                end = cut(i, text_left) if cut is not None else s + (e - s) * text_left // t
             out.append((i, s, min(max(end, s), e), left))
         break
     return out
@@ -167,7 +210,8 @@ def first_rank(evidence_sets: Sequence[Sequence[Span]], taken: Sequence[tuple[in
 def question_measures(evidence_sets: Sequence[Sequence[Span]], doc: int, ranking: Sequence[int],
                       chunk_doc: Sequence[int], starts: Sequence[int], ends: Sequence[int],
                       tokens: Sequence[int], ks: Sequence[int], budget: Budget | None,
-                      budgets: Sequence[int] = (), cut: Cut | None = None) -> dict[str, Any]:
+                      budgets: Sequence[int] = (), cut: Cut | None = None,
+                      prefix_tokens: Sequence[int] | None = None, read_spans: bool = False) -> dict[str, Any]:
     """Every measure of one question.
 
     Args:
@@ -182,6 +226,11 @@ def question_measures(evidence_sets: Sequence[Sequence[Span]], doc: int, ranking
         budget: the token budget of the measures at k, or None.
         budgets: token budgets of the ``coverage@Btok`` measures (the ranking must then be whole).
         cut: exact truncation of the last chunk (see :func:`take`), or None.
+        prefix_tokens: per chunk number, the tokens of the prefix read before its text (see
+            :func:`take`); None: chunks cost their text only.
+        read_spans: also return ``read@Btok`` for each budget: ``(chunk, start, end)`` of each
+            chunk taken within the budget, in rank order (``end`` the truncated end; start ==
+            end when only its prefix was read).
 
     Returns:
         ``recall@k``, ``span_recall@k``, ``coverage@k``, ``precision@k``, ``iou@k``, ``tokens@k``
@@ -191,7 +240,7 @@ def question_measures(evidence_sets: Sequence[Sequence[Span]], doc: int, ranking
     row: dict[str, Any] = {}
     names = ("recall", "span_recall", "coverage", "precision", "iou")
     for k in ks:
-        taken = take(ranking, starts, ends, tokens, k, budget.at(k) if budget else None, cut)
+        taken = take(ranking, starts, ends, tokens, k, budget.at(k) if budget else None, cut, prefix_tokens)
         spans = [(s, e) for (i, s, e, _t) in taken if chunk_doc[i] == doc]
         chars = sum(e - s for (_i, s, e, _t) in taken)
         scores = [evidence_scores(evs, spans, chars) for evs in evidence_sets] or [(0, 0.0, 0.0, 0.0, 0.0)]
@@ -199,11 +248,13 @@ def question_measures(evidence_sets: Sequence[Sequence[Span]], doc: int, ranking
             row[f"{name}@{k}"] = max(sc[j] for sc in scores)
         row[f"tokens@{k}"] = sum(t for *_, t in taken)
     for b in budgets:
-        taken = take(ranking, starts, ends, tokens, None, int(b), cut)
+        taken = take(ranking, starts, ends, tokens, None, int(b), cut, prefix_tokens)
         spans = [(s, e) for (i, s, e, _t) in taken if chunk_doc[i] == doc]
         row[budget_key(b)] = max((evidence_scores(evs, spans)[2] for evs in evidence_sets), default=0.0)
+        if read_spans:
+            row[f"read@{int(b)}tok"] = [(i, s, e) for (i, s, e, _t) in taken]
     kmax = max(ks)
-    taken = take(ranking, starts, ends, tokens, kmax, budget.at(kmax) if budget else None, cut)
+    taken = take(ranking, starts, ends, tokens, kmax, budget.at(kmax) if budget else None, cut, prefix_tokens)
     rank = first_rank(evidence_sets, taken, [chunk_doc[i] == doc for (i, *_r) in taken])
     row["mrr"] = 1.0 / rank if rank else 0.0
     row["rank"] = rank

@@ -106,22 +106,34 @@ _MAX_CACHED = 200_000  # texts; `adachunk tune` re-embeds the same chunks across
 LONG_TEXT = ("pool", "truncate")
 
 
-def embed_cached(embedder, texts: Sequence[str], long_text: str = "pool") -> np.ndarray:
+def embed_cached(embedder, texts: Sequence[str], long_text: str = "pool", store: Any = None) -> np.ndarray:
     """Normalised vectors of ``texts``, each distinct text embedded once per process.
 
     ``long_text``: ``pool`` embeds a text over the model's input limit as the mean of pieces
     that fit (:meth:`~adachunk.models.embedders.base.Embedder.embed`); ``truncate`` lets the
     model read its first tokens only (:meth:`~adachunk.models.embedders.base.Embedder.encode`),
     as a vector store that hands chunks to the model as they are does.
+
+    ``store``: a persistent cache (:class:`adachunk.retrieval.store.VectorStore`, or any object
+    with ``get(key, texts) -> {text: vector}`` and ``put(key, texts, vectors)``): texts missing
+    from the process cache are looked up there first, and what is embedded is added to it.
     """
     fp = embedder.fingerprint + ("" if long_text == "pool" else "|" + long_text)
     missing = list(dict.fromkeys(t for t in texts if (fp, t) not in _VECTORS))
     if missing:
         if len(_VECTORS) + len(missing) > _MAX_CACHED:
             _VECTORS.clear()
+        if store is not None:
+            for t, v in store.get(fp, missing).items():
+                _VECTORS[(fp, t)] = np.asarray(v, dtype=np.float32)
+            missing = [t for t in missing if (fp, t) not in _VECTORS]
+    if missing:
         vecs = embedder.embed(missing) if long_text == "pool" else embedder.encode(missing)
-        for t, v in zip(missing, np.asarray(vecs, dtype=np.float32)):
+        vecs = np.asarray(vecs, dtype=np.float32)
+        for t, v in zip(missing, vecs):
             _VECTORS[(fp, t)] = v
+        if store is not None:
+            store.put(fp, missing, vecs)
     if not texts:
         return np.zeros((0, embedder.dim), np.float32)
     return np.stack([_VECTORS[(fp, t)] for t in texts])
@@ -132,20 +144,21 @@ class DenseRetriever:
 
     name = "dense"
 
-    def __init__(self, embedder: Any = None, long_text: str = "pool"):
+    def __init__(self, embedder: Any = None, long_text: str = "pool", store: Any = None):
         from ..models.embedders import load_embedder
 
         if long_text not in LONG_TEXT:
             raise ValueError(f"unknown long_text {long_text!r}; allowed: {', '.join(LONG_TEXT)}")
         self.embedder = load_embedder(embedder)
         self.long_text = long_text
+        self.store = store  # a persistent vector cache (adachunk.retrieval.store.VectorStore) or None
 
     def rank(self, texts: Sequence[str], queries: Sequence[str], top: int | None = None) -> list[np.ndarray]:
         """Per query, the text numbers best first (``top`` of them when given)."""
         if not texts:
             return [np.zeros(0, np.int64) for _ in queries]
-        c = embed_cached(self.embedder, list(texts), self.long_text)
-        q = embed_cached(self.embedder, list(queries), self.long_text)
+        c = embed_cached(self.embedder, list(texts), self.long_text, self.store)
+        q = embed_cached(self.embedder, list(queries), self.long_text, self.store)
         scores = q @ c.T
         return [_order(row, top) for row in scores]
 
@@ -168,8 +181,8 @@ class HybridRetriever:
 
     name = "hybrid"
 
-    def __init__(self, embedder: Any = None, rrf_k: int = 60, long_text: str = "pool"):
-        self.bm25, self.dense, self.rrf_k = BM25Retriever(), DenseRetriever(embedder, long_text), rrf_k
+    def __init__(self, embedder: Any = None, rrf_k: int = 60, long_text: str = "pool", store: Any = None):
+        self.bm25, self.dense, self.rrf_k = BM25Retriever(), DenseRetriever(embedder, long_text, store), rrf_k
 
     def rank(self, texts: Sequence[str], queries: Sequence[str], top: int | None = None,
              tokens: Sequence[list[str]] | None = None) -> list[np.ndarray]:
@@ -181,11 +194,12 @@ class HybridRetriever:
 RETRIEVERS = ("bm25", "dense", "hybrid")
 
 
-def make_retriever(name: Any, embedder: Any = None, rrf_k: int = 60, long_text: str = "pool"):
+def make_retriever(name: Any, embedder: Any = None, rrf_k: int = 60, long_text: str = "pool", store: Any = None):
     """A retriever by name (``bm25``, ``dense``, ``hybrid``); an object with ``rank`` as is.
 
     ``long_text`` (``pool`` or ``truncate``): how the dense side embeds texts longer than the
-    model's input (see :func:`embed_cached`).
+    model's input (see :func:`embed_cached`); ``store``: the dense side's persistent vector cache
+    (see :func:`embed_cached`; None: the process cache only).
 
     Raises:
         ValueError: an unknown name.
@@ -195,7 +209,7 @@ def make_retriever(name: Any, embedder: Any = None, rrf_k: int = 60, long_text: 
     if name == "bm25":
         return BM25Retriever()
     if name == "dense":
-        return DenseRetriever(embedder, long_text)
+        return DenseRetriever(embedder, long_text, store)
     if name == "hybrid":
-        return HybridRetriever(embedder, rrf_k, long_text)
+        return HybridRetriever(embedder, rrf_k, long_text, store)
     raise ValueError(f"unknown retriever {name!r}; allowed: {', '.join(RETRIEVERS)}")
