@@ -199,7 +199,6 @@ def bag_recall(bag: Counter, read: Counter) -> float:
 def _read_pdf(path: str) -> dict[str, Any]:
     """One filing read twice: adachunk's Document (as ``adachunk run`` reads it) and
     pdfplumber's plain text of each page."""
-    import adachunk
     import pdfplumber
 
     from adachunk.ingest import read_document
@@ -207,7 +206,21 @@ def _read_pdf(path: str) -> dict[str, Any]:
     doc = read_document(path)
     with pdfplumber.open(path) as pdf:
         plain = [page.extract_text() or "" for page in pdf.pages]
-    return {"adachunk": adachunk.__version__, "doc": doc, "plumber": plain}
+    return {"adachunk": _reader_version(), "doc": doc, "plumber": plain}
+
+
+def _reader_version() -> str:
+    """adachunk's version and a digest of its readers' source (``adachunk/ingest``): a cached
+    reading is made again when a reader changed, not only on a release."""
+    import hashlib
+
+    import adachunk
+    import adachunk.ingest
+
+    h = hashlib.sha256()
+    for f in sorted(Path(adachunk.ingest.__file__).parent.rglob("*.py")):
+        h.update(f.read_bytes())
+    return f"{adachunk.__version__}+{h.hexdigest()[:12]}"
 
 
 def read_pdfs(paths: list[Path], folder: Path, jobs: int = 2) -> dict[str, dict[str, Any]]:
@@ -216,7 +229,6 @@ def read_pdfs(paths: list[Path], folder: Path, jobs: int = 2) -> dict[str, dict[
     import hashlib
     import pickle
 
-    import adachunk
 
     out, todo = {}, []
     for path in paths:
@@ -224,7 +236,7 @@ def read_pdfs(paths: list[Path], folder: Path, jobs: int = 2) -> dict[str, dict[
         entry = folder / f"{path.stem}-{digest}.pkl"
         if entry.is_file():
             got = pickle.loads(entry.read_bytes())
-            if got.get("adachunk") == adachunk.__version__:
+            if got.get("adachunk") == _reader_version():
                 out[path.stem] = got
                 continue
         todo.append((path, entry))
@@ -356,7 +368,11 @@ def _chonkie_semantic(size: int) -> Splitter:
 
     from adachunk.models.embedders import load_embedder
 
-    model = load_embedder(None).model  # the bundled MiniLM, loaded offline
+    from sentence_transformers import SentenceTransformer
+
+    # the bundled MiniLM's files, loaded offline as a SentenceTransformer (adachunk's own embedder
+    # runs it through ONNX, which chonkie cannot take)
+    model = SentenceTransformer(load_embedder(None).source, device="cpu", local_files_only=True)
     return _chonkie_spans(SemanticChunker(embedding_model=SentenceTransformerEmbeddings(model), chunk_size=size))
 
 
@@ -382,6 +398,31 @@ def dp_spans(docs, size: int) -> dict[str, list[tuple[int, int]]]:
     return {d: [(c.start, c.end) for c in adachunk.chunk_document(doc, rp).chunks] for d, doc in docs.items()}
 
 
+_PIPE_TABLE = re.compile(r"(?m)(?:^\|.*\n?)+")
+
+
+def table_headers(text: str, records: list[dict[str, Any]], prefixes: list[str]) -> dict[str, int]:
+    """Of the chunks holding body rows of a pipe table: how many, and how many carry the table's
+    header row in their text or (otherwise) in their embedded prefix (one count per chunk and
+    table; issue 52's "a figure never loses its column")."""
+    from adachunk.enrich.tables import table_contexts
+
+    out = {"chunks_with_table_rows": 0, "header_in_text": 0, "header_in_prefix": 0}
+    spans = [(m.start(), m.end()) for m in _PIPE_TABLE.finditer(text)]
+    # the header row with the years: the table's own, or the first part's of a statement printed in two
+    for start, end, ctx in table_contexts(text, {"table": spans}):
+        header = next(ln for ln in ctx.split("\n") if ln.startswith("|"))
+        body = text.find("\n", text.find("\n", start) + 1) + 1
+        for rec, pre in zip(records, prefixes):
+            if rec["start"] < end and rec["end"] > body and body > 0:
+                out["chunks_with_table_rows"] += 1
+                if header in rec["text"]:
+                    out["header_in_text"] += 1
+                elif header in pre:
+                    out["header_in_prefix"] += 1
+    return out
+
+
 def run_chunking(docs, profile: str) -> dict[str, Any]:
     """``adachunk run``'s winners as ``adachunk/runner/job.py::process_path`` makes them: the
     selection, then the records (``chunk_record`` + ``enrich_records``) and what the index embeds
@@ -399,6 +440,7 @@ def run_chunking(docs, profile: str) -> dict[str, Any]:
     rp = adachunk.load_profile(profile)
     mode = rp.policy.index.embed_text
     spans, prefix, heading, winners, estimates, failed = {}, {}, {}, {}, [], []
+    headers = {"chunks_with_table_rows": 0, "header_in_text": 0, "header_in_prefix": 0}
     for d, doc in docs.items():
         dec = select_document(doc, rp.policy, ctx=context_for(doc, rp.policy))
         best = dec.best
@@ -411,16 +453,25 @@ def run_chunking(docs, profile: str) -> dict[str, Any]:
                                                scores=best.scores) for c in chunks], doc, rp.policy)
         spans[d] = [(c.start, c.end) for c in chunks]
         prefix[d] = [embed_prefix(r, mode) for r in records]
+        for key, n in table_headers(doc.text, records, prefix[d]).items():
+            headers[key] += n
         heading[d] = [list(c.heading_path) for c in chunks]
         winners[best.name] = winners.get(best.name, 0) + 1
         if best.scores.get("rf") is not None:
             estimates.append(best.scores["rf"])
     meta = {"winners": dict(sorted(winners.items())),
             "rf_mean": round(sum(estimates) / len(estimates), 4) if estimates else None,
-            "embed_text": mode if isinstance(mode, str) else list(mode)}
+            "embed_text": mode if isinstance(mode, str) else list(mode), "table_headers": headers}
     if failed:
         meta["failed"] = failed
     return {"spans": spans, "prefix": prefix, "heading_path": heading, "meta": meta}
+
+
+def _fingerprint(profile: str) -> str:
+    """The profile's fingerprint (a name or a path), part of the cache key of its chunkings."""
+    import adachunk
+
+    return adachunk.load_profile(profile).fingerprint
 
 
 def cached(cache: Path, corpus: str, label: str, make: Callable[[], Any],
@@ -479,7 +530,9 @@ def chunkings(corpus: Corpus, args) -> list[dict[str, Any]]:
             print(f"  {label} {size}: {time.perf_counter() - t:.1f} s", file=sys.stderr)
     for size in sizes:
         t = time.perf_counter()
-        spans = cached(args.cache, corpus.name, f"adachunk_dp_{size}", lambda size=size: dp_spans(corpus.docs, size))
+        # keyed by the default profile's fingerprint: a changed profile is chunked again
+        spans = cached(args.cache, corpus.name, f"adachunk_dp_{size}_{_fingerprint('default')}",
+                       lambda size=size: dp_spans(corpus.docs, size))
         out.append({"label": f"adachunk DP {size}", "kind": "dp", "base": "ada", "size": size, "spans": spans,
                     "meta": {}})
         print(f"  DP {size}: {time.perf_counter() - t:.1f} s", file=sys.stderr)
@@ -490,13 +543,13 @@ def chunkings(corpus: Corpus, args) -> list[dict[str, Any]]:
             raise SystemExit(f"unknown prefix form {f!r}; allowed: {', '.join(PREFIX_FORMS)}")
     for profile in [p for p in profiles.split(",") if p]:
         t = time.perf_counter()
-        got = cached(args.cache, corpus.name, f"adachunk_run_{profile}",
+        got = cached(args.cache, corpus.name, f"adachunk_run_{profile}_{_fingerprint(profile)}",
                      lambda profile=profile: run_chunking(corpus.docs, profile),
                      valid=lambda v: isinstance(v, dict) and "prefix" in v)
         label = f"adachunk run --profile {profile}"
         base = {"kind": "run", "base": "ada", "size": None, "spans": got["spans"]}
         out.append({**base, "label": label, "meta": got["meta"]})
-        out.append({**base, "label": f"{label} (+prefix)", "meta": {"prefix": "run"}, "of": label,
+        out.append({**base, "label": f"{label} (+prefix)", "meta": {"prefix": "run", "table_headers": got["meta"].get("table_headers")}, "of": label,
                     "prefixes": got["prefix"]})
         for form in forms:
             if form == "none":
@@ -725,6 +778,10 @@ def _name(cs: dict[str, Any], summary: dict[str, Any]) -> str:
         name += f" ({', '.join(f'{k} {v}' for k, v in cs['meta']['winners'].items())})"
     if cs.get("prefixes") is not None and summary.get("prefix_tokens") is not None:
         name += f" [prefix {summary['prefix_tokens']:.1f} tok]"
+        th = cs["meta"].get("table_headers") or {}
+        if th.get("chunks_with_table_rows"):
+            name += (f" [table headers: {th['header_in_text']} in text + {th['header_in_prefix']} in prefix"
+                     f" of {th['chunks_with_table_rows']}]")
     return name
 
 

@@ -42,8 +42,11 @@ def test_enrich_adds_fields_and_changes_no_span_text_or_id(profile):
             assert doc.text[new["start"]:new["end"]] == new["text"]
         assert recs[0]["prev_id"] is None and recs[-1]["next_id"] is None  # links on every profile
         assert all(a["next_id"] == b["id"] and b["prev_id"] == a["id"] for a, b in zip(recs, recs[1:]))
-        if profile not in ("legal", "finance"):  # no metadata declared: the links only
-            assert all(set(r) == set(o) | {"prev_id", "next_id"} for r, o in zip(recs, before))
+        if profile not in ("legal", "finance"):  # the links, the recipe's prefix, a table's context
+            assert all(set(r) - set(o) <= {"prev_id", "next_id", "embed_prefix", "table_context"}
+                       for r, o in zip(recs, before))
+            if profile in ("default", "technical"):  # the default's recipe: [heading_path, table_context, text]
+                assert all("embed_prefix" in r for r in recs)
 
 
 def _strip_metadata_keys(tmp_path):
@@ -219,13 +222,15 @@ def test_parents_are_runs_of_whole_leaves():
         assert sum(r["size"] for r in leaves) <= limit
 
 
-def test_default_profile_records_gain_the_neighbour_links_only():
+def test_default_profile_records_gain_the_neighbour_links_and_the_embedded_prefix():
     chunks = chunk_text("# T\n\nOne sentence. " * 200, max_size=100)
     doc = Document(id="text", text="# T\n\nOne sentence. " * 200)
     rp = load_profile("default", max_size=100)
     recs = [chunk_record(c, doc, rp.name, rp.fingerprint, "dp.v1") for c in chunks]
     enrich_records(recs, doc, rp.policy)
-    assert set(recs[0]) == set(chunk_record(chunks[0], doc, "", "", "")) | {"prev_id", "next_id"}
+    # the default's recipe (heading path, table context): no table here, so no table_context
+    assert set(recs[0]) == set(chunk_record(chunks[0], doc, "", "", "")) | {"prev_id", "next_id", "embed_prefix"}
+    assert all(r["embed_prefix"] == " > ".join(r["heading_path"]) + "\n\n" for r in recs if r["heading_path"])
     # without a profile (Chunk objects handed to an integration), the neighbour links as well
     recs = [chunk_record(c, doc, rp.name, rp.fingerprint, "dp.v1") for c in chunks]
     enrich_records(recs, doc, None)
@@ -341,3 +346,57 @@ def test_shipped_profiles_declare_parents_and_recipe():
         policy = load_profile(name).policy
         assert policy.data["parents"]["max_size"] > 0
         assert isinstance(policy.index.embed_text, list) and policy.index.embed_text[-1] == "text"
+
+
+@pytest.mark.parametrize("above,title", [
+    ("CONSOLIDATED STATEMENTS OF CASH FLOWS\n\n(in millions)\n\n", ["CONSOLIDATED STATEMENTS OF CASH FLOWS", "(in millions)"]),
+    ("A paragraph of prose that runs\nover two lines of the page.\n\n", []),  # the last line of a paragraph
+    ("## Liquidity\n\n", []),  # a heading: the heading path says it already
+    ("Note 7 — Leases\n\n", ["Note 7 — Leases"]),
+    ("", []),
+    ("Margins were as follows:\n\n<Table>\n", ["Margins were as follows:"]),  # the PDF reader's marker
+])
+def test_a_table_without_a_declared_caption_takes_its_title_lines(above, title):
+    """The default profile declares no caption structure: the short one-line paragraphs right
+    above a table (a statement's name, its unit line) are its title in the table context."""
+    from adachunk.enrich.tables import table_contexts
+
+    table = "| Item | 2022 | 2021 |\n|---|---:|---:|\n| Net cash | 21,079 | 14,645 |\n"
+    text = "An introduction long enough to be prose, not a title: " + "it goes on " * 12 + ".\n\n" + above + table
+    start = text.index("| Item")
+    ((a, b, ctx),) = table_contexts(text, {"table": [(start, len(text))]})
+    assert (a, b) == (start, len(text))
+    assert ctx.split("\n") == title + ["| Item | 2022 | 2021 |", "|---|---:|---:|"]
+
+
+def test_a_statement_printed_in_two_parts_keeps_its_years():
+    """The second part of a statement whose reader started a new table (a line between the
+    parts, an empty header row) takes the first part's title and header: its figures keep
+    their years."""
+    from adachunk.enrich.tables import table_contexts
+
+    first = "| (in thousands) | 2017 | 2016 |\n| --- | --- | --- |\n| Net income | $ 558,929 | $ 186,678 |\n"
+    second = "|  |  |  |\n| --- | --- | --- |\n| Deferred taxes | (208,688) | (46,847) |\n"
+    other = "|  |  |\n| --- | --- |\n| Two columns | 1 |\n"
+    text = ("CONSOLIDATED STATEMENTS OF CASH FLOWS\n\n<Table>\n" + first + "</Table>\n\nAdjustments to reconcile:\n\n"
+            "<Table>\n" + second + "</Table>\n\n" + "Prose. " * 40 + "\n\n<Table>\n" + other + "</Table>\n")
+    spans = [(text.index(t), text.index(t) + len(t)) for t in (first, second, other)]
+    contexts = [c for _, _, c in table_contexts(text, {"table": spans})]
+    assert contexts[0].split("\n")[:2] == ["CONSOLIDATED STATEMENTS OF CASH FLOWS", "| (in thousands) | 2017 | 2016 |"]
+    assert contexts[1].split("\n") == ["CONSOLIDATED STATEMENTS OF CASH FLOWS", "Adjustments to reconcile:",
+                                       "| (in thousands) | 2017 | 2016 |", "| --- | --- | --- |"]
+    assert contexts[2].split("\n")[0] == "|  |  |"  # other columns: not a continuation
+
+
+def test_a_chunk_holding_rows_without_their_header_gets_the_context():
+    from adachunk.enrich.tables import TableIndex, table_contexts
+
+    table = "| Item | 2022 | 2021 |\n| --- | --- | --- |\n| Revenue | 10 | 9 |\n| Costs | 4 | 3 |\n"
+    text = "Some prose before the table, long enough not to be its title: " + "words " * 30 + "\n\n" + table
+    t0 = text.index("| Item")
+    index = TableIndex(table_contexts(text, {"table": [(t0, len(text))]}))
+    revenue, costs = text.index("| Revenue"), text.index("| Costs")
+    assert index.context_for(text, 0, len(text)) is None  # holds the header itself
+    assert index.context_for(text, 0, t0 + 5) is None  # no body row
+    assert index.context_for(text, revenue, len(text)).startswith("| Item | 2022 | 2021 |")
+    assert index.context_for(text, costs, len(text)) == index.context_for(text, revenue, len(text))

@@ -40,7 +40,7 @@ def add_metadata(records: list[dict[str, Any]], doc: Document, policy: Any, ctx:
     if "table" in kinds:
         tables = TableIndex(table_contexts(text, {lb: spans[lb] for lb in kinds["table"]}))
         for r in records:
-            found = tables.context_at(core_start(r))
+            found = tables.context_for(text, core_start(r), int(r["end"]))
             if found:
                 r["table_context"] = found
     if parents:

@@ -11,6 +11,7 @@ the exact source slice.
 from __future__ import annotations
 
 import bisect
+import re
 
 _SEPARATOR_CHARS = set("|:- \t")
 
@@ -23,12 +24,34 @@ def table_contexts(text: str, spans: dict[str, list[tuple[int, int]]]) -> list[t
             (bodies if text.find("\n", start, end) >= 0 and text[start:end].lstrip().startswith("|")
              else lines).append((start, end))
     lines.sort()
-    out = []
+    out: list[tuple[int, int, str]] = []
+    prev: tuple[int, list[str], list[str]] | None = None  # the last table: end, title, header
     for start, end in sorted(set(bodies)):
         header = _header(text, start, end)
-        intro = _introduction(text, start, lines)
+        intro = _introduction(text, start, lines) or _title_above(text, start)
+        if prev is not None and _continues(text, prev, start, header):
+            # a statement the reader printed in two parts (a line such as "Adjustments to
+            # reconcile net income..." between them, or a page break): the second part's
+            # header row is empty, its columns are the first part's years
+            intro, header = prev[1] + [x for x in intro if x not in prev[1]], prev[2]
         out.append((start, end, "\n".join(intro + header)))
+        prev = (end, intro, header)
     return out
+
+
+_CONTINUATION_GAP = 600  # characters between two parts of one statement: a line or two, a page break
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+def _continues(text: str, prev: tuple[int, list[str], list[str]], start: int, header: list[str]) -> bool:
+    """Whether the table at ``start`` continues the previous one: its header row has no text,
+    it has as many columns, and little stands between them."""
+    own = _cells(header[0])
+    return (not any(own) and len(own) == len(_cells(prev[2][0])) and any(_cells(prev[2][0]))
+            and start - prev[0] <= _CONTINUATION_GAP)
 
 
 def _header(text: str, start: int, end: int) -> list[str]:
@@ -55,17 +78,55 @@ def _introduction(text: str, start: int, lines: list[tuple[int, int]]) -> list[s
     return out
 
 
+_TITLE_CHARS = 160  # a statement's title or unit line, not a paragraph of prose
+_TITLE_LINES = 2  # "Consolidated Statements of Cash Flows" and "(in millions)"
+_MARKER = re.compile(r"<[^<>\n]{1,40}>|<!--[^\n]*-->")
+
+
+def _title_above(text: str, start: int) -> list[str]:
+    """A table's own title where the profile declares no caption structure: the short one-line
+    paragraphs right above it (at most two, only blank lines between), e.g. a statement's name and
+    its unit line as a PDF or a filing prints them. A heading is left out (the heading path
+    already says it), and so is a line of another table."""
+    out: list[str] = []
+    pos = start
+    while len(out) < _TITLE_LINES:
+        gap_start = pos
+        while gap_start > 0 and text[gap_start - 1] in " \t\n":
+            gap_start -= 1
+        if gap_start == pos and out:  # no blank line between two title lines: a paragraph
+            break
+        line_start = text.rfind("\n", 0, gap_start) + 1
+        line = text[line_start:gap_start].strip()
+        if _MARKER.fullmatch(line):  # the PDF reader's <Table> or a page-break comment: look past it
+            pos = line_start
+            continue
+        before = text[max(0, line_start - 2):line_start]
+        if (not line or len(line) > _TITLE_CHARS or line.startswith(("|", "#"))
+                or (line_start > 0 and before.strip("\n") != "" and "\n\n" not in before)):
+            break  # blank, long, a table row or heading, or the last line of a longer paragraph
+        out.insert(0, line)
+        pos = line_start
+    return out
+
+
 class TableIndex:
-    """Which table a position lies strictly inside (after its first row)."""
+    """Which table's context a chunk needs: the first table whose body rows the chunk holds
+    while its text lacks that table's header row (the chunk starts inside the table, or the
+    table continues one whose header row holds the years)."""
 
     def __init__(self, contexts: list[tuple[int, int, str]]):
         self.contexts = contexts
-        self.starts = [c[0] for c in contexts]
+        self.ends = [c[1] for c in contexts]
 
-    def context_at(self, pos: int) -> str | None:
-        """The context of the table ``pos`` continues, or None when ``pos`` is not inside one."""
-        i = bisect.bisect_right(self.starts, pos) - 1
-        if i < 0:
-            return None
-        start, end, ctx = self.contexts[i]
-        return ctx if start < pos < end else None
+    def context_for(self, text: str, start: int, end: int) -> str | None:
+        """The context the chunk ``text[start:end]`` needs, or None."""
+        i = bisect.bisect_right(self.ends, start)
+        while i < len(self.contexts) and self.contexts[i][0] < end:
+            t_start, t_end, ctx = self.contexts[i]
+            header = next((ln for ln in ctx.split("\n") if ln.startswith("|")), "")
+            body = t_start + sum(len(row) + 1 for row in _header(text, t_start, t_end))  # its first body row
+            if end > body and header and header not in text[start:end]:
+                return ctx
+            i += 1
+        return None

@@ -131,8 +131,10 @@ def _gap_after(text: str, pos: int) -> int:
 
 def _solve_isolated(lat: Candidates, settings: SolverSettings, limit: int, must: list[int]):
     """The optimal cuts with every index of ``must`` among them: each segment between two of
-    them is solved on its own (its last chunk may undershoot ``min_size``)."""
+    them is solved on its own (its last chunk may undershoot ``min_size`` where no chunking of
+    the segment can keep it; elsewhere the minimum binds, as the profile says)."""
     m = len(lat.P) - 1
+    must = _spaced(lat.S, must, settings.min_size)
     if not must:
         return lat.solve(0, m, settings, limit)
     cuts, total, relaxed = [0], 0, None
@@ -142,6 +144,19 @@ def _solve_isolated(lat: Candidates, settings: SolverSettings, limit: int, must:
         total += sol.total
         relaxed = relaxed or sol.relaxed
     return cuts, Solution(np.asarray(cuts, np.int64), int(total), relaxed)
+
+
+def _spaced(S: np.ndarray, must: list[int], least: int) -> list[int]:
+    """The forced cuts that leave every segment at least ``least`` large (in order; a cut too
+    close to the one kept before it, or to the end, is dropped): a short paragraph between two
+    long blocks joins one of them rather than stand alone below the minimum."""
+    kept: list[int] = []
+    for k in must:
+        if S[k] - S[kept[-1] if kept else 0] >= least:
+            kept.append(k)
+    while kept and S[-1] - S[kept[-1]] < least:
+        kept.pop()
+    return kept
 
 
 # The built-in shapes: every value lies between 0 and a scale the profile schema keeps >= 0.
