@@ -12,7 +12,7 @@ import pytest
 from adachunk.cli.main import main
 
 FIELDS = ["id", "doc_id", "source", "index", "start", "end", "text", "size", "tokens", "heading_path",
-          "pages", "profile", "profile_fingerprint", "splitter", "prev_id", "next_id"]
+          "pages", "profile", "profile_fingerprint", "splitter", "prev_id", "next_id", "embed_prefix"]
 DOC = "# Title\n\nFirst paragraph. It has two sentences.\n\n## Part\n\n- one\n- two\n"
 
 

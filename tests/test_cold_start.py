@@ -381,9 +381,10 @@ def test_installed_script_runs_console():
     assert scripts == {"adachunk": "adachunk.cli.main:console"}
 
 
-def test_chunk_command_loads_no_metadata_or_pdf_modules_for_a_plain_profile(tmp_path):
-    """``adachunk chunk`` of a Markdown file with the default profile (no metadata declared) loads
-    neither the metadata readers nor the PDF reader, and lists no readers (plugin scan)."""
+def test_chunk_command_loads_no_legal_or_pdf_modules_for_the_default_profile(tmp_path):
+    """``adachunk chunk`` of a Markdown file with the default profile (it embeds only heading path and
+    table context) loads neither the legal path, term and cross-reference readers nor the PDF
+    reader, and lists no readers (plugin scan)."""
     from .conftest import EXAMPLES
 
     code = textwrap.dedent(f"""
@@ -394,7 +395,7 @@ def test_chunk_command_loads_no_metadata_or_pdf_modules_for_a_plain_profile(tmp_
         registry.Registry._load_entry_points = lambda self: scans.append(self.name) or real(self)
         from adachunk.cli.main import main
         assert main(["chunk", {str(EXAMPLES / "regulation_excerpt.md")!r}, "-o", {str(tmp_path / "o.jsonl")!r}]) == 0
-        loaded = [m for m in ("adachunk.enrich.metadata", "adachunk.enrich.xrefs", "adachunk.enrich.terms",
+        loaded = [m for m in ("adachunk.enrich.xrefs", "adachunk.enrich.terms",
                               "adachunk.enrich.paths", "adachunk.ingest.pdf") if m in sys.modules]
         print(loaded, "readers" in scans)
     """)

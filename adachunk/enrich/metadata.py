@@ -12,11 +12,8 @@ from typing import Any
 from ..types import Document
 from .embed import recipe_prefix
 from .parents import add_parents
-from .paths import PathIndex, build_units, citation
 from .spans import ChunkLocator, core_start, emitted, spans_of
 from .tables import TableIndex, table_contexts
-from .terms import TermMatcher, read_definitions
-from .xrefs import XrefResolver
 
 _COVER_RANK = 5  # articles and paragraphs are listed in structure_covers, points are not
 
@@ -28,8 +25,14 @@ def add_metadata(records: list[dict[str, Any]], doc: Document, policy: Any, ctx:
     labels = [lb for group in kinds.values() for lb in group]
     spans = spans_of(doc, policy, labels, ctx)
     text = doc.text
-    index = PathIndex(build_units(text, {lb: spans[lb] for lb in kinds.get("path", [])}))
     locate = ChunkLocator.of(records)
+    index = None
+    if "path" in kinds or "reference" in kinds:
+        # Imported here: a profile that embeds only table context (the default) never pays for
+        # the legal path, term and cross-reference readers at start-up.
+        from .paths import PathIndex, build_units
+
+        index = PathIndex(build_units(text, {lb: spans[lb] for lb in kinds.get("path", [])}))
     if "path" in kinds:
         _add_paths(records, index)
     definitions: dict[str, str] = {}
@@ -49,7 +52,9 @@ def add_metadata(records: list[dict[str, Any]], doc: Document, policy: Any, ctx:
     return records
 
 
-def _add_paths(records: list[dict[str, Any]], index: PathIndex) -> None:
+def _add_paths(records: list[dict[str, Any]], index: Any) -> None:
+    from .paths import citation
+
     chains = index.chains([core_start(r) for r in records])
     for r, chain in zip(records, chains):
         r["structure_path"] = [u.label for u in chain]
@@ -64,6 +69,8 @@ def _add_paths(records: list[dict[str, Any]], index: PathIndex) -> None:
 
 
 def _add_terms(records, text, spans, locate: ChunkLocator) -> dict[str, str]:
+    from .terms import TermMatcher, read_definitions
+
     defs = read_definitions(text, sorted(spans))
     home = {}
     for d in defs:
@@ -80,7 +87,9 @@ def _add_terms(records, text, spans, locate: ChunkLocator) -> dict[str, str]:
     return {d.term: " ".join(text[d.start:d.end].split()) for d in defs}
 
 
-def _add_references(records, text, index: PathIndex, spans, locate: ChunkLocator) -> None:
+def _add_references(records, text, index: Any, spans, locate: ChunkLocator) -> None:
+    from .xrefs import XrefResolver
+
     resolver = XrefResolver(text, index)
     per_chunk: list[list[dict[str, Any]]] = [[] for _ in records]
     for start, end in spans:
