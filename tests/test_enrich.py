@@ -228,9 +228,9 @@ def test_default_profile_records_gain_the_neighbour_links_and_the_embedded_prefi
     rp = load_profile("default", max_size=100)
     recs = [chunk_record(c, doc, rp.name, rp.fingerprint, "dp.v1") for c in chunks]
     enrich_records(recs, doc, rp.policy)
-    # the default's recipe (heading path, table context): no table here, so no table_context
+    # the default's recipe (table context, text): no table here, so no table_context and no prefix
     assert set(recs[0]) == set(chunk_record(chunks[0], doc, "", "", "")) | {"prev_id", "next_id", "embed_prefix"}
-    assert all(r["embed_prefix"] == " > ".join(r["heading_path"]) + "\n\n" for r in recs if r["heading_path"])
+    assert any(r["heading_path"] for r in recs) and all(r["embed_prefix"] == "" for r in recs)
     # without a profile (Chunk objects handed to an integration), the neighbour links as well
     recs = [chunk_record(c, doc, rp.name, rp.fingerprint, "dp.v1") for c in chunks]
     enrich_records(recs, doc, None)

@@ -84,8 +84,11 @@ def test_a_failing_structure_fails_the_document_and_the_run(corpus, evil_calls, 
 
 def test_fallback_is_opt_in_counted_and_visible(corpus, evil_calls, capsys, recwarn):
     tmp_path, doc, good = corpus
-    code, err, summary, decisions = _run(tmp_path, EVIL + "select: {on_detector_error: fallback}\n", doc, good,
-                                         capsys=capsys)
+    # a pool with a candidate that needs no structure: the DP candidates fail, the recursive one wins
+    pool = ("candidates:\n  - {type: dp.v1, name: dp, max_size: auto}\n"
+            "  - {type: recursive.v1, name: recursive, chunk_size: auto}\n")
+    code, err, summary, decisions = _run(tmp_path, EVIL + pool + "select: {on_detector_error: fallback}\n", doc,
+                                         good, capsys=capsys)
     assert code == 0
     assert summary["totals"]["failed"] == 0
     assert summary["detector_fallbacks"]["documents"] == 1
@@ -93,7 +96,7 @@ def test_fallback_is_opt_in_counted_and_visible(corpus, evil_calls, capsys, recw
     assert entry["structures"] == ["evil"] and entry["error"].startswith("ADA306")
     rec = decisions["doc.md"]
     (detector_error,) = rec["detector_errors"]
-    assert detector_error["candidates"] == ["dp_254", "dp_180", "dp_127"]
+    assert detector_error["candidates"] == ["dp_254", "dp_180", "dp_127", "dp_90"]
     assert not rec["winner"].startswith("dp_")
     assert "detector_errors" not in decisions["good.md"]
     notices = [w.message for w in recwarn if isinstance(w.message, AdachunkWarning)]
