@@ -20,6 +20,7 @@ _EAGER_MODULES = (
     "adachunk.detect.regex",
     "adachunk.detect.text_units.line_break",
     "adachunk.detect.document",
+    "adachunk.detect.tables",
     "adachunk.split.dp",
 )
 # registry name -> {component name -> module that registers it}

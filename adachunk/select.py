@@ -82,6 +82,8 @@ class CandidateResult:
             out["retrieval"] = self.retrieval
         if self.chunking is not None and "hard_rules" in self.chunking.meta:
             out["hard_rules"] = self.chunking.meta["hard_rules"]
+        if self.chunking is not None and self.chunking.meta.get("grown"):
+            out["grown"] = self.chunking.meta["grown"]  # chunks over max_size inside solver.grow structures
         return out
 
 

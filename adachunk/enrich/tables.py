@@ -11,7 +11,8 @@ the exact source slice.
 from __future__ import annotations
 
 import bisect
-import re
+
+from ..detect.tables import title_lines
 
 _SEPARATOR_CHARS = set("|:- \t")
 
@@ -78,36 +79,10 @@ def _introduction(text: str, start: int, lines: list[tuple[int, int]]) -> list[s
     return out
 
 
-_TITLE_CHARS = 160  # a statement's title or unit line, not a paragraph of prose
-_TITLE_LINES = 2  # "Consolidated Statements of Cash Flows" and "(in millions)"
-_MARKER = re.compile(r"<[^<>\n]{1,40}>|<!--[^\n]*-->")
-
-
 def _title_above(text: str, start: int) -> list[str]:
-    """A table's own title where the profile declares no caption structure: the short one-line
-    paragraphs right above it (at most two, only blank lines between), e.g. a statement's name and
-    its unit line as a PDF or a filing prints them. A heading is left out (the heading path
-    already says it), and so is a line of another table."""
-    out: list[str] = []
-    pos = start
-    while len(out) < _TITLE_LINES:
-        gap_start = pos
-        while gap_start > 0 and text[gap_start - 1] in " \t\n":
-            gap_start -= 1
-        if gap_start == pos and out:  # no blank line between two title lines: a paragraph
-            break
-        line_start = text.rfind("\n", 0, gap_start) + 1
-        line = text[line_start:gap_start].strip()
-        if _MARKER.fullmatch(line):  # the PDF reader's <Table> or a page-break comment: look past it
-            pos = line_start
-            continue
-        before = text[max(0, line_start - 2):line_start]
-        if (not line or len(line) > _TITLE_CHARS or line.startswith(("|", "#"))
-                or (line_start > 0 and before.strip("\n") != "" and "\n\n" not in before)):
-            break  # blank, long, a table row or heading, or the last line of a longer paragraph
-        out.insert(0, line)
-        pos = line_start
-    return out
+    """A table's own title where the profile declares no caption structure (the short one-line
+    paragraphs right above it: :func:`adachunk.detect.tables.title_lines`)."""
+    return [line for _, line in title_lines(text, start)]
 
 
 class TableIndex:

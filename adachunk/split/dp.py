@@ -31,6 +31,7 @@ from .assemble import build_chunks, overlap_starts
 from .base import Splitter
 from .bind import hard_costs
 from .common import heading_index
+from .grow import forced_cuts, segment_limit
 
 
 def detect_all(policy: Policy, ctx: DetectContext) -> dict[str, SpanArrays]:
@@ -87,74 +88,41 @@ class Candidates:
         return [lo + int(c) for c in sol.cuts], sol
 
 
-def _isolated_cuts(lat: Candidates, structures, settings: SolverSettings, limit: int) -> list[int]:
-    """Lattice indices where the DP must cut (``solver.isolate``): around every structure of
-    those labels that is larger than ``limit``, the cheapest position of the gap before its
-    first and after its last visible character (a position the hard rules forbid is skipped)."""
-    from .bind import HARD
-
-    text, P, S, cost = lat.text, lat.P, lat.S, lat.cost
-    out: set[int] = set()
-    for label in settings.isolate:
-        starts, ends = structures.get(label, (np.zeros(0, np.int64), np.zeros(0, np.int64)))
-        for s, e in zip(np.asarray(starts).tolist(), np.asarray(ends).tolist()):
-            while e > s and text[e - 1].isspace():
-                e -= 1
-            a, b = int(np.searchsorted(P, s, "right")) - 1, int(np.searchsorted(P, e, "left"))
-            if b >= len(S) or S[b] - S[max(a, 0)] <= limit:
-                continue
-            for lo_pos, hi_pos in ((_gap_before(text, s), s), (e, _gap_after(text, e))):
-                lo = int(np.searchsorted(P, lo_pos, "left"))
-                hi = int(np.searchsorted(P, hi_pos, "right")) - 1
-                if lo > hi:
-                    continue
-                k = hi - int(np.argmin(cost[lo:hi + 1][::-1]))  # the cheapest; the last one on ties
-                if 0 < k < len(P) - 1 and cost[k] < HARD:
-                    out.add(k)
-    return sorted(out)
-
-
-def _gap_before(text: str, pos: int) -> int:
-    """Start of the whitespace run that ends at ``pos``."""
-    while pos > 0 and text[pos - 1].isspace():
-        pos -= 1
-    return pos
-
-
-def _gap_after(text: str, pos: int) -> int:
-    """End of the whitespace run that starts at ``pos``."""
-    n = len(text)
-    while pos < n and text[pos].isspace():
-        pos += 1
-    return pos
-
-
-def _solve_isolated(lat: Candidates, settings: SolverSettings, limit: int, must: list[int]):
+def _solve_isolated(lat: Candidates, settings: SolverSettings, limit: int, must: list[int],
+                    grown: list[tuple[int, int, int]] = ()):
     """The optimal cuts with every index of ``must`` among them: each segment between two of
     them is solved on its own (its last chunk may undershoot ``min_size`` where no chunking of
-    the segment can keep it; elsewhere the minimum binds, as the profile says)."""
+    the segment can keep it; elsewhere the minimum binds, as the profile says), a segment inside
+    a ``grown`` structure with that structure's size as its limit (:mod:`adachunk.split.grow`)."""
     m = len(lat.P) - 1
-    must = _spaced(lat.S, must, settings.min_size)
+    must = _spaced(lat.S, must, settings.min_size, frozenset(k for g in grown for k in g[:2]))
     if not must:
         return lat.solve(0, m, settings, limit)
     cuts, total, relaxed = [0], 0, None
     for lo, hi in zip([0, *must], [*must, m]):
-        part, sol = lat.solve(lo, hi, settings, limit)
+        part, sol = lat.solve(lo, hi, settings, segment_limit(grown, lo, hi, limit))
         cuts.extend(part[1:])
         total += sol.total
         relaxed = relaxed or sol.relaxed
     return cuts, Solution(np.asarray(cuts, np.int64), int(total), relaxed)
 
 
-def _spaced(S: np.ndarray, must: list[int], least: int) -> list[int]:
+def _spaced(S: np.ndarray, must: list[int], least: int, keep: frozenset[int] = frozenset()) -> list[int]:
     """The forced cuts that leave every segment at least ``least`` large (in order; a cut too
     close to the one kept before it, or to the end, is dropped): a short paragraph between two
-    long blocks joins one of them rather than stand alone below the minimum."""
+    long blocks joins one of them rather than stand alone below the minimum. A cut of ``keep``
+    (where a grown structure starts or ends) drops the other one instead: a statement's page
+    footer joins the text before it rather than the statement lose its own segment."""
     kept: list[int] = []
     for k in must:
-        if S[k] - S[kept[-1] if kept else 0] >= least:
-            kept.append(k)
-    while kept and S[-1] - S[kept[-1]] < least:
+        prev = kept[-1] if kept else 0
+        if S[k] - S[prev] >= least or (k in keep and (prev in keep or not kept)):
+            kept.append(k)  # two grown structures' edges: the short text between is a segment
+        elif k in keep:
+            kept[-1] = k
+            if len(kept) > 1 and S[k] - S[kept[-2]] < least and kept[-2] not in keep:
+                kept.pop(-2)
+    while kept and S[-1] - S[kept[-1]] < least and kept[-1] not in keep:
         kept.pop()
     return kept
 
@@ -182,8 +150,10 @@ def _one_chunk(lat: Candidates, policy: Policy, settings: SolverSettings, limit:
 _OWN_COUNTS_KEPT = 200_000  # spans per document and tokenizer (a tuning run's memory bound)
 
 
-def _repair(lat: Candidates, cuts: list[int], settings: SolverSettings, limit: int, stats: dict):
-    """Own token count of every chunk; split any chunk over ``limit`` by re-solving its span.
+def _repair(lat: Candidates, cuts: list[int], settings: SolverSettings, limit: int, stats: dict,
+            grown: list[tuple[int, int, int]] = ()):
+    """Own token count of every chunk; split any chunk over its limit by re-solving its span
+    (``limit``, or a ``grown`` structure's size inside one).
 
     Returns ``(cuts, counts)``: the final cuts and each final chunk's own token count (so no
     chunk is tokenised twice).
@@ -212,22 +182,26 @@ def _repair(lat: Candidates, cuts: list[int], settings: SolverSettings, limit: i
 
     out, counts = [cuts[0]], []
     for a, b in zip(cuts, cuts[1:]):
-        stack = [(a, b, limit)]
+        most = segment_limit(grown, a, b, limit)
+        stack = [(a, b, most)]
         pieces = []
         while stack:
             lo, hi, lim = stack.pop()
             own = own_count(lo, hi)
-            if own <= limit or hi - lo <= 1:
+            if own <= most or hi - lo <= 1:
                 pieces.append((lo, hi, own))
                 continue
             stats["repaired"] = stats.get("repaired", 0) + 1
-            tighter = max(1, min(lim, int(lat.S[hi] - lat.S[lo])) - max(1, own - limit))
+            tighter = max(1, min(lim, int(lat.S[hi] - lat.S[lo])) - max(1, own - most))
             sub, _ = lat.solve(lo, hi, settings, tighter)
             if len(sub) <= 2:  # the solver could not split at this limit: halve the span
                 sub = [lo, lo + (hi - lo) // 2, hi]
             for x, y in reversed(list(zip(sub, sub[1:]))):
                 stack.append((x, y, tighter))
         pieces.sort()
+        over = sum(1 for _, _, own in pieces if own > limit)
+        if over:  # chunks of a grown structure (solver.grow) beyond the candidate's limit
+            stats["grown"] = stats.get("grown", 0) + over
         out.extend(hi for _, hi, _ in pieces)
         counts.extend(own for _, _, own in pieces)
     return out, counts
@@ -275,6 +249,7 @@ def _dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None, ex
         t1 = time.perf_counter()
         m = len(lat.P) - 1
         cuts, sol = [0, m], Solution(np.array([0, m], dtype=np.int64), int(settings.chunk_cost))
+        grown: list[tuple[int, int, int]] = []
     else:
         structures = detect_all(policy, ctx)
         t1 = time.perf_counter()
@@ -282,9 +257,10 @@ def _dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None, ex
         hard = hard_costs(doc, policy, lat.P, limit, structures)
         if hard is not None:  # the profile's hard rules: forbidden wherever the sizes allow
             lat.cost = lat.cost + hard
-        cuts, sol = _solve_isolated(lat, settings, limit, _isolated_cuts(lat, structures, settings, limit))
+        must, grown = forced_cuts(lat, structures, settings, limit)
+        cuts, sol = _solve_isolated(lat, settings, limit, must, grown)
     t2 = time.perf_counter()
-    cuts, own_counts = _repair(lat, cuts, settings, limit, meta)
+    cuts, own_counts = _repair(lat, cuts, settings, limit, meta, grown)
     edges = lat.P[cuts].tolist()
     cores = list(zip(edges, edges[1:]))
     # each core's size in the solver's unit: its slice of the prefix sizes (characters in

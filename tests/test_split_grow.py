@@ -1,0 +1,110 @@
+"""``solver.grow``: a statement's rows stay together in pieces larger than the candidate's chunks,
+with its title and header row, while the prose around it keeps the candidate's sizes; and the
+``table_head`` hard rule never separates a title from its header row."""
+
+from __future__ import annotations
+
+import pytest
+
+from adachunk import load_profile
+from adachunk.split.dp import _spaced, dp_chunk
+from adachunk.tokenize import get_counter
+from adachunk.types import Document
+
+import numpy as np
+
+PROSE = " ".join(f"Sentence {i} of the management discussion says something about the year." for i in range(40))
+ROWS = "\n".join(f"| Line item number {i} of the statement | {1000 + i:,} | {900 + i:,} |" for i in range(60))
+STATEMENT = ("ACME CORP CONSOLIDATED STATEMENTS OF CASH FLOWS\n\n(in millions)\n\n<Table>\n"
+             "| CASH FLOWS FROM OPERATING ACTIVITIES | 2023 | 2022 |\n| --- | --- | --- |\n" + ROWS + "\n</Table>")
+TEXT = f"# Results\n\n{PROSE}\n\n{STATEMENT}\n\n## Outlook\n\n{PROSE}\n"
+
+
+def _doc() -> Document:
+    return Document(id="statement", text=TEXT)
+
+
+def _profile(tmp_path, grow: int | None) -> str:
+    body = ("schema_version: 1\nname: g\nextends: default\n"
+            "structures:\n  table_head: {type: table.titled.v1, part: head}\n"
+            "  titled_table: {type: table.titled.v1}\n"
+            "hard_rules:\n  keep_with_next: [heading]\n  atomic: [heading, table_row, table_head]\n"
+            "solver:\n  max_size: 120\n  min_size: 30\n")
+    if grow:
+        body += f"  grow: {{titled_table: {grow}}}\n"
+    path = tmp_path / "g.yaml"
+    path.write_text(body, encoding="utf-8")
+    return str(path)
+
+
+def _table_span() -> tuple[int, int]:
+    start = TEXT.index("ACME CORP")
+    return start, TEXT.index("</Table>") + len("</Table>")
+
+
+@pytest.mark.parametrize("grow", [None, 400, 2000])
+def test_chunks_tile_and_respect_their_limits(tmp_path, grow):
+    chunking = dp_chunk(_doc(), load_profile(_profile(tmp_path, grow)).policy)
+    chunks = chunking.chunks
+    assert chunks[0].start == 0 and chunks[-1].end == len(TEXT)
+    assert all(a.end == b.start for a, b in zip(chunks, chunks[1:]))
+    assert all(c.text == TEXT[c.start:c.end] for c in chunks)
+    count = get_counter("o200k_base").count
+    lo, hi = _table_span()
+    for c in chunks:
+        inside = lo <= c.start and not TEXT[hi:c.end].strip()  # its trailing blank lines are its own
+        assert count(c.text) == c.tokens
+        assert c.tokens <= (grow if grow and inside else 120), (c.start, c.end, c.tokens)
+        if not inside:  # the prose keeps the candidate's size whatever the table may reach
+            assert c.tokens <= 120
+    grown = [c for c in chunks if c.tokens > 120]
+    assert bool(grown) == bool(grow)
+    assert chunking.meta.get("grown", 0) >= len(grown)
+
+
+def test_grow_keeps_a_statement_in_fewer_pieces_each_with_rows_only_of_it(tmp_path):
+    lo, hi = _table_span()
+
+    def pieces(grow):
+        chunks = dp_chunk(_doc(), load_profile(_profile(tmp_path, grow)).policy).chunks
+        return [c for c in chunks if c.end > lo and c.start < hi]
+
+    small, big = pieces(None), pieces(400)
+    assert len(big) < len(small)
+    # the grown statement is chunked on its own: its first piece starts at its title, its last
+    # ends with its closing marker
+    assert big[0].start == lo and big[-1].end >= hi
+    assert all(lo <= c.start and c.end <= hi + 2 for c in big)
+    # a table larger than grow is cut into pieces up to that size
+    huge = pieces(2000)
+    assert len(huge) == 1 and huge[0].text.startswith("ACME CORP")
+
+
+@pytest.mark.parametrize("grow", [None, 400])
+def test_title_never_leaves_its_header_row(tmp_path, grow):
+    chunks = dp_chunk(_doc(), load_profile(_profile(tmp_path, grow)).policy).chunks
+    title = TEXT.index("ACME CORP")
+    header_end = TEXT.index("| --- | --- | --- |") + len("| --- | --- | --- |")
+    assert not any(title < c.start < header_end for c in chunks)
+
+
+def test_spaced_keeps_the_edges_of_grown_structures():
+    S = np.arange(0, 1000, 10)  # 10 units per lattice index
+    # a forced cut 2 indices after another is too close for a 30-unit minimum: dropped...
+    assert _spaced(S, [10, 12, 50], 30) == [10, 50]
+    # ...unless it is a grown structure's edge: then it replaces the other one
+    assert _spaced(S, [10, 12, 50], 30, frozenset({12})) == [12, 50]
+    # two grown edges stay both (the short text between them is a segment of its own)
+    assert _spaced(S, [10, 12, 50], 30, frozenset({10, 12})) == [10, 12, 50]
+    # near the end of the document a grown edge stays too
+    assert _spaced(S, [98], 30, frozenset({98})) == [98]
+    assert _spaced(S, [98], 30) == []
+
+
+def test_grow_sizes_are_validated(tmp_path):
+    from adachunk.errors import ProfileErrors
+
+    path = tmp_path / "bad.yaml"
+    path.write_text("schema_version: 1\nname: bad\nextends: default\nsolver:\n  grow: {titled_table: 0}\n")
+    with pytest.raises(ProfileErrors, match="grow"):
+        load_profile(str(path))
