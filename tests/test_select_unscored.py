@@ -41,13 +41,16 @@ def test_order_patterns_then_pool_order():
     assert by_order(rs, [], ("dp_*",)) is None
 
 
-def test_summary_counts_the_unscored_documents(tmp_path):
+def test_summary_counts_the_unscored_documents(tmp_path, capsys):
     from adachunk.cli.main import main
 
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "table.md").write_text(TABLE)
     (tmp_path / "in" / "prose.md").write_text(open("examples/regulation_excerpt.md", encoding="utf-8").read())
-    assert main(["run", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "--sink", "none", "--quiet"]) == 0
+    assert main(["run", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "--sink", "none"]) == 0
+    # the closing report says it too, not only summary.json (issue 49: a selection that gives up)
+    err = capsys.readouterr().err
+    assert "  selection: 1 of 2 documents had nothing to compare (decided by select.unscored)" in err
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["unscored"]["documents"] == 1
     assert summary["unscored"]["list"][0]["source"].endswith("table.md")

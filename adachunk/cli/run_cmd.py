@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 from .common import add_ocr_flag, add_solver_flags, solver_overrides
@@ -55,17 +56,36 @@ def run(args) -> int:
                      qdrant_url=args.qdrant_url, progress=False if args.quiet else None, prune=args.prune,
                      wait=args.wait, ship_inputs=args.ship_inputs, ocr=args.ocr, device=args.device)
     if not args.quiet:
-        sel = ", ".join(f"{k} {v}%" for k, v in res.summary.get("selection_frequency", {}).items()) or "-"
-        fell = res.summary.get("detector_fallbacks", {}).get("documents", 0)
-        fell = f", {fell} without a failed structure (ADA404)" if fell else ""
-        print(f"{res.documents} documents ({res.skipped} resumed, {res.failed} failed{fell}), {res.chunks} chunks "
-              f"in {res.seconds:.1f} s → {res.out}/chunks.jsonl; selected: {sel}", file=sys.stderr)
-        docs = res.summary.get("documents", {})
-        for line in (docs.get("aliases") or [])[:20] + (docs.get("dropped") or [])[:20]:
-            print(f"  note: {line}", file=sys.stderr)
-        for f in res.summary.get("failures", [])[:20]:
-            print(f"  failed: {f['source']}: {f['error']}", file=sys.stderr)
+        _report(res)
     return 0 if res.ok else 2
+
+
+def _report(res) -> None:
+    """The run's closing lines on stderr: totals, then what a reader of the outputs would
+    otherwise find only in summary.json (notices, documents decided without a comparison,
+    notes, failures)."""
+    summary = res.summary
+    sel = ", ".join(f"{k} {v}%" for k, v in summary.get("selection_frequency", {}).items()) or "-"
+    fell = summary.get("detector_fallbacks", {}).get("documents", 0)
+    fell = f", {fell} without a failed structure (ADA404)" if fell else ""
+    print(f"{res.documents} documents ({res.skipped} resumed, {res.failed} failed{fell}), {res.chunks} chunks "
+          f"in {res.seconds:.1f} s → {res.out}/chunks.jsonl; selected: {sel}", file=sys.stderr)
+    notices = summary.get("notices") or {}
+    if notices:  # resumed documents' included: the count is the folder's, like the totals
+        print("  notices: " + ", ".join(f"{code} ×{n}" for code, n in notices.items())
+              + " (each document's in decisions.jsonl)", file=sys.stderr)
+    unscored = (summary.get("unscored") or {}).get("documents", 0)
+    if unscored:
+        chunked = summary.get("totals", {}).get("ok", 0)
+        print(f"  selection: {unscored} of {chunked} documents had nothing to compare "
+              "(decided by select.unscored)", file=sys.stderr)
+    docs = summary.get("documents", {})
+    for line in (docs.get("aliases") or [])[:20] + (docs.get("dropped") or [])[:20]:
+        print(f"  note: {line}", file=sys.stderr)
+    for f in summary.get("failures", [])[:20]:
+        # a coded error names its file already ("ADA310 path: ..."): the path is not repeated
+        named = re.match(r"ADA\d{3} ", f["error"]) and f["error"][7:].startswith(f["source"])
+        print(f"  failed: {f['error'] if named else f['source'] + ': ' + f['error']}", file=sys.stderr)
 
 
 def _search(args) -> int:

@@ -17,6 +17,7 @@ from typing import Callable, Iterable
 from ..errors import InternalError, Location
 from .job import DocResult, JobOptions, process_input, process_shipped, worker_init
 from .manifest import Input
+from .notices import renamed
 
 OnResult = Callable[[DocResult], None]
 
@@ -113,6 +114,7 @@ def _as_listed(res: DocResult, listed: dict[str, str]) -> DocResult:
     if source != res.source:
         if res.error:
             res.error = res.error.replace(res.source, source)
+        res.notices = renamed(res.notices, res.source, source)
         res.source = source
         for rec in res.chunks:
             rec["source"] = source

@@ -66,6 +66,7 @@ class DocResult:
     error_code: str | None = None
     seconds: float = 0.0
     analysis_key: str | None = None
+    notices: list = field(default_factory=list)  # the document's AdachunkWarnings (runner.notices)
 
 
 def file_sha256(path: str) -> str | None:
@@ -172,13 +173,24 @@ def _read(path: str, opts: JobOptions):
 
 
 def process_path(path: str, opts: JobOptions, key: str | None = None) -> DocResult:
-    """Process one input file end to end (never raises).
+    """Process one input file end to end (never raises); the notices it raised travel in the
+    result (:mod:`adachunk.runner.notices`), the main process shows and records them.
 
     Args:
         path: the input file.
         opts: the run's options.
         key: the document's key in the output folder (its ``doc_id``; default: the reader's id).
     """
+    from .notices import captured
+
+    with captured() as notices:
+        res = _process(path, opts, key)
+    res.notices = list(notices)
+    return res
+
+
+def _process(path: str, opts: JobOptions, key: str | None) -> DocResult:
+    """:func:`process_path`'s work."""
     from ..models.embedders.spans import embedding_counts
     from ..metrics.suite import context_for
     from ..select import select_document

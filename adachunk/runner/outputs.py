@@ -135,7 +135,9 @@ def _decision_line(source: str, entry: dict[str, Any] | None) -> str:
     if entry is None:
         return dumps({"source": source, "ok": False, "error": "not processed"}) + "\n"
     decision = entry.get("decision") or {}
-    return dumps({"source": source, "ok": entry["ok"], "error": entry.get("error"), **decision}) + "\n"
+    # results saved before notices were recorded have none to show
+    return dumps({"source": source, "ok": entry["ok"], "error": entry.get("error"),
+                  "notices": entry.get("notices") or [], **decision}) + "\n"
 
 
 def _write_chunks(entry: dict[str, Any], vectors, chunks_w: _Writer, pq: ParquetWriter | None,
@@ -161,6 +163,7 @@ class _Tally:
         self.failures, self.fell_back = [], []
         self.hard = Counter()
         self.unscored: list[dict[str, Any]] = []
+        self.notices = Counter()  # ADA4xx code -> notices raised on the folder's documents
 
     def add(self, source: str, entry: dict[str, Any] | None) -> bool:
         """Count one document (``entry``: its saved result, None when it was never processed);
@@ -170,6 +173,7 @@ class _Tally:
             self.totals["missing"] += 1
             self.failures.append({"source": source, "error": "not processed (run interrupted?)"})
             return False
+        self.notices.update(n["code"] for n in entry.get("notices") or [])  # failed documents' too
         if not entry["ok"]:
             self.totals["failed"] += 1
             self.failures.append({"source": source, "error": (entry.get("error") or "").splitlines()[0]})
@@ -228,6 +232,8 @@ class _Tally:
             "hard_rules": dict(sorted(self.hard.items())),
             # documents where no candidate could be scored: the profile's select.unscored order decided
             "unscored": {"documents": len(self.unscored), "list": self.unscored[:1000]},
+            # ADA4xx notices (something dropped or replaced) by code; each document's in decisions.jsonl
+            "notices": dict(sorted(self.notices.items())),
             # texts the embedders computed against the spans and texts the stages asked for
             "embedding": dict(self.embedding),
             **notes,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import Callable, TextIO
 
 
 class Progress:
@@ -17,6 +17,7 @@ class Progress:
         self.done = self.chunks = self.failed = 0
         self.t0 = time.monotonic()
         self._last = 0.0
+        self._width = 0  # length of the line drawn last (0: none on screen)
 
     def update(self, chunks: int, failed: bool) -> None:
         """Record one finished document."""
@@ -27,9 +28,20 @@ class Progress:
         if self.enabled and (now - self._last > 0.2 or self.done == self.total):
             self._last = now
             _rate, eta = self.rate_eta(now)
-            self.stream.write(f"\r[{self.done}/{self.total}] chunks {self.chunks}, failed {self.failed}, "
-                              f"ETA {eta}   ")
+            line = f"[{self.done}/{self.total}] chunks {self.chunks}, failed {self.failed}, ETA {eta}   "
+            self.stream.write("\r" + line)
             self.stream.flush()
+            self._width = len(line)
+
+    def above(self, write: Callable[[], None]) -> None:
+        """Run ``write`` (which prints whole lines, e.g. notices) with the progress line cleared
+        first, so they do not land in the middle of it; the next :meth:`update` draws it again."""
+        if self.enabled and self._width:
+            self.stream.write("\r" + " " * self._width + "\r")
+            self.stream.flush()
+            self._width = 0
+            self._last = 0.0  # redraw at the next update, however soon
+        write()
 
     def rate_eta(self, now: float | None = None) -> tuple[float, str]:
         """Items done per second so far, and the time the rest will take as ``m:ss``."""
@@ -41,5 +53,6 @@ class Progress:
     def close(self) -> None:
         """End the progress line with a newline so later output starts on a line of its own."""
         if self.enabled:
+            self._width = 0
             self.stream.write("\n")
             self.stream.flush()

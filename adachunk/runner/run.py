@@ -18,6 +18,7 @@ from .backends import run_dask, run_pool, run_serial
 from .job import DocResult, JobOptions, file_sha256
 from .lock import OutputLock
 from .manifest import Manifest, carried_over, plan_inputs
+from .notices import emit
 from .outputs import assemble
 from .progress import Progress
 from .state import ResultStore
@@ -199,6 +200,8 @@ def _execute(todo, opts: JobOptions, store: ResultStore, backend: str, scheduler
 
     def on_result(res: DocResult) -> None:
         store.save(res)
+        if res.notices:  # the worker's notices, shown here: one line each, above the progress line
+            bar.above(lambda: emit(res.notices))
         bar.update(len(res.chunks), not res.ok)
 
     n = workers or os.cpu_count() or 1

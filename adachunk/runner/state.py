@@ -18,6 +18,7 @@ import numpy as np
 
 from ..sink.files import atomic_write_bytes, write_error
 from .job import DocResult, state_key
+from .notices import records
 
 
 class ResultStore:
@@ -86,7 +87,7 @@ class ResultStore:
             atomic_write_bytes(npy, buf.getvalue())
         entry = {"source": res.source, "key": res.key, "analysis_key": res.analysis_key, "file_sha256": res.file_sha256, "fingerprint": self.fingerprint,
                  "options": self.options_key, "ok": res.ok, "error": res.error, "error_code": res.error_code,
-                 "seconds": round(res.seconds, 4), "decision": res.decision, "chunks": res.chunks,
+                 "seconds": round(res.seconds, 4), "decision": res.decision, "notices": records(res.notices), "chunks": res.chunks,
                  "has_vectors": res.vectors is not None}
         atomic_write_bytes(path, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
 
