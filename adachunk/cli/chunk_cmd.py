@@ -6,7 +6,7 @@ import json
 import os
 
 from ..api import chunk_document, load_profile, enrich_records
-from ..errors import AdachunkError, Location, ProfileError
+from ..errors import AdachunkError, Location, ProfileError, missing_dependency
 from ..api import read_document, supported_suffixes, chunk_segments, segment_chars
 from .common import (add_ocr_flag, add_solver_flags, chunk_record, dumps, expand_inputs, output_to, parse_params,
                      print_error, solver_overrides)
@@ -142,7 +142,10 @@ def chunk_one(path: str, args, rp, chunker, out) -> AdachunkError | None:
             _write_segmented(out, doc, chunker, rp, args.segment_chars or segment_chars())
             return None
         chunking = chunker(doc)
-    except AdachunkError as err:
+    except (AdachunkError, ImportError) as exc:
+        err = missing_dependency(exc, path) or exc
+        if not isinstance(err, AdachunkError):
+            raise  # an ImportError that no extra explains: a bug
         if not err.location.file:  # e.g. ADA306 from a detector: name the document
             err.location = Location(path, err.location.line, err.location.column)
         print_error(err)
