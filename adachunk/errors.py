@@ -309,4 +309,6 @@ CODES = {
               "(select.on_detector_error: fallback)",
     "ADA405": "notice: the layout analysis of a PDF page failed; that page is read in line order",
     "ADA406": "notice: glyphs of a PDF without a Unicode mapping were dropped (named pages)",
+    "ADA407": "notice: a command-line size flag replaced profile values beyond the solver's own (the pool's "
+              "sizes, post-processing, a min_size lowered to fit --max-size)",
 }

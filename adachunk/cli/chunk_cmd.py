@@ -9,7 +9,7 @@ from ..api import chunk_document, load_profile, enrich_records
 from ..errors import AdachunkError, Location, ProfileError, missing_dependency
 from ..api import read_document, supported_suffixes, chunk_segments, segment_chars
 from .common import (add_ocr_flag, add_solver_flags, chunk_record, dumps, expand_inputs, output_to, parse_params,
-                     print_error, solver_overrides)
+                     print_error, print_flag_notes, solver_overrides)
 
 
 def add_parsers(sub) -> list[str]:
@@ -76,6 +76,7 @@ def _max_bytes(args) -> int | None:
 def run(args) -> int:
     """Dispatch ``chunk`` / ``explain``."""
     rp = load_profile(args.profile, **solver_overrides(args))
+    print_flag_notes(rp, "solver")  # e.g. min_size lowered to fit --max-size
     if args.command == "explain":
         return _explain(args, rp)
     chunker = _chunker(args, rp)

@@ -90,6 +90,16 @@ def add_analysis_cache_flag(p) -> None:
                    "it in later commands: a changed rule, size or weight then re-detects nothing")
 
 
+def print_flag_notes(rp, kind: str) -> None:
+    """One ``ADA407`` notice line saying what the size flags replaced beyond the solver's own
+    values (``kind``: ``solver`` for the DP alone, ``pool`` for the candidates of ``run``)."""
+    from ..errors import AdachunkWarning, Location
+
+    notes = (getattr(rp, "flag_notes", None) or {}).get(kind) or []
+    if notes:
+        print(AdachunkWarning("ADA407", "; ".join(notes), Location("<command line>")).render(), file=sys.stderr)
+
+
 def solver_overrides(args) -> dict:
     """Solver overrides from parsed flags (None = keep the profile's value)."""
     return {"max_size": args.max_size, "min_size": args.min_size, "granularity": args.granularity,
