@@ -60,7 +60,7 @@ def _refuse_size_flags(args) -> None:
     if given:
         raise ProfileError(code="ADA203", message=f"{', '.join(given)}: detect finds structures and cuts nothing",
                            location=Location("<command line>"),
-                           hint="use the flag with chunk, explain, view or run, or leave it out")
+                           hint="Use the flag with chunk, explain, view or run, or leave it out")
 
 
 def view_inputs(args):
