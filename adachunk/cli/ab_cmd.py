@@ -64,8 +64,10 @@ def run(args) -> int:
 
     try:
         require_report_extra(not args.no_plots)
-    except ImportError as exc:
-        args._ab_parser.error(str(exc))
+    except ImportError as exc:  # coded like every missing extra (ADA223), before anything runs
+        from ..errors import DependencyError
+
+        raise DependencyError(code="ADA223", message=str(exc)) from None
     res = run_ab(args.inputs, args.profile[0], args.profile[1], args.out, workers=args.workers, sink=args.sink,
                  errors=args.errors, conditions=args.fail_if, progress=False if args.quiet else None, plots=not args.no_plots)
     if not args.quiet:

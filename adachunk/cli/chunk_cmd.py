@@ -6,10 +6,10 @@ import json
 import os
 
 from ..api import chunk_document, load_profile, enrich_records
-from ..errors import AdachunkError, Location, ProfileError
+from ..errors import AdachunkError, Location, ProfileError, missing_dependency
 from ..api import read_document, supported_suffixes, chunk_segments, segment_chars
 from .common import (add_ocr_flag, add_solver_flags, chunk_record, dumps, expand_inputs, output_to, parse_params,
-                     print_error, solver_overrides)
+                     print_error, print_flag_notes, solver_overrides)
 
 
 def add_parsers(sub) -> list[str]:
@@ -76,6 +76,7 @@ def _max_bytes(args) -> int | None:
 def run(args) -> int:
     """Dispatch ``chunk`` / ``explain``."""
     rp = load_profile(args.profile, **solver_overrides(args))
+    print_flag_notes(rp, "solver")  # e.g. min_size lowered to fit --max-size
     if args.command == "explain":
         return _explain(args, rp)
     chunker = _chunker(args, rp)
@@ -142,7 +143,10 @@ def chunk_one(path: str, args, rp, chunker, out) -> AdachunkError | None:
             _write_segmented(out, doc, chunker, rp, args.segment_chars or segment_chars())
             return None
         chunking = chunker(doc)
-    except AdachunkError as err:
+    except (AdachunkError, ImportError) as exc:
+        err = missing_dependency(exc, path) or exc
+        if not isinstance(err, AdachunkError):
+            raise  # an ImportError that no extra explains: a bug
         if not err.location.file:  # e.g. ADA306 from a detector: name the document
             err.location = Location(path, err.location.line, err.location.column)
         print_error(err)

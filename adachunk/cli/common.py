@@ -43,13 +43,20 @@ def output_to(path: str | None) -> Iterator[IO[str]]:
 def add_solver_flags(p) -> None:
     """The profile and solver flags shared by chunking commands (same names as the API)."""
     p.add_argument("--profile", "-p", default="default", help="builtin profile name or YAML path (default: default)")
-    p.add_argument("--max-size", type=int, help="largest chunk (tokens or chars)")
-    p.add_argument("--min-size", type=int, help="smallest chunk (the last may undershoot)")
+    p.add_argument("--max-size", type=int,
+                   help="largest chunk (tokens or chars). The DP's (chunk, explain, view); in run, the pool's largest "
+                        "candidate: a max_size: auto ladder steps down from it, a larger fixed size is cut to it, "
+                        "post-processing stays within it (one ADA407 notice says what it replaced). Below the "
+                        "profile's min_size, min_size is lowered to a quarter of it (ADA407)")
+    p.add_argument("--min-size", type=int,
+                   help="smallest chunk (the last may undershoot); in run, every DP candidate's (at most its size). "
+                        "Larger than the max size: ADA211")
     p.add_argument("--granularity", choices=["tokens", "chars"], help="size unit")
     p.add_argument("--tokenizer", help="o200k_base (default) or cl100k_base")
     p.add_argument("--overlap", type=int, help="overlap budget in units (whole sentences, then words)")
     p.add_argument("--chunk-cost", type=int, help="cost per chunk (higher: fewer chunks)")
-    p.add_argument("--target-size", type=int, help="preferred chunk size: chunks away from it cost more")
+    p.add_argument("--target-size", type=int, help="preferred chunk size: chunks away from it cost more; in run, "
+                   "every DP candidate's (at most its size)")
     p.add_argument("--errors", choices=["strict", "replace"], default="strict",
                    help="invalid UTF-8: fail with ADA301 (strict) or substitute U+FFFD (replace)")
     add_analysis_cache_flag(p)
@@ -88,6 +95,16 @@ def add_analysis_cache_flag(p) -> None:
     p.add_argument("--analysis-cache", metavar="DIR",
                    help="keep each document's analysis (tokens, structures, Markdown parse) in DIR and reuse "
                    "it in later commands: a changed rule, size or weight then re-detects nothing")
+
+
+def print_flag_notes(rp, kind: str) -> None:
+    """One ``ADA407`` notice line saying what the size flags replaced beyond the solver's own
+    values (``kind``: ``solver`` for the DP alone, ``pool`` for the candidates of ``run``)."""
+    from ..errors import AdachunkWarning, Location
+
+    notes = (getattr(rp, "flag_notes", None) or {}).get(kind) or []
+    if notes:
+        print(AdachunkWarning("ADA407", "; ".join(notes), Location("<command line>")).render(), file=sys.stderr)
 
 
 def solver_overrides(args) -> dict:

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import AdachunkError
+from ..errors import AdachunkError, missing_dependency
 from .common import expand_inputs, output_to, print_error
 
 
@@ -141,7 +141,10 @@ def run(args) -> int:
                 beside = Path(md_path) if md_path != "-" else Path(src)
                 _write(_target(src, args.json, many, ".json", beside),
                        json.dumps(parsed_json(doc), ensure_ascii=False, indent=1) + "\n")
-        except AdachunkError as err:
+        except (AdachunkError, ImportError) as exc:
+            err = missing_dependency(exc, src) or exc  # pdfplumber missing: ADA314 naming the pdf extra
+            if not isinstance(err, AdachunkError):
+                raise  # an ImportError that no extra explains: a bug
             print_error(err)
             failed += 1
             continue

@@ -51,6 +51,18 @@ def rows(text: str, structures: dict) -> list[dict]:
     return out
 
 
+def _refuse_size_flags(args) -> None:
+    """``detect`` cuts nothing: a solver flag (shared with ``view``, which draws the chunks) would
+    be accepted and ignored, so it is refused (``ADA203``)."""
+    from ..errors import Location, ProfileError
+
+    given = [f"--{key.replace('_', '-')}" for key, value in solver_overrides(args).items() if value is not None]
+    if given:
+        raise ProfileError(code="ADA203", message=f"{', '.join(given)}: detect finds structures and cuts nothing",
+                           location=Location("<command line>"),
+                           hint="Use the flag with chunk, explain, view or run, or leave it out")
+
+
 def view_inputs(args):
     """What ``detect`` and ``view`` start from: ``(profile, document, labels to draw)``."""
     from ..api import load_profile, read_document
@@ -64,6 +76,7 @@ def run(args) -> int:
     """Detect the structures of one file and write them in the chosen format."""
     from ..api import build_view, render_view
 
+    _refuse_size_flags(args)
     rp, doc, labels = view_inputs(args)
     data = build_view(doc, rp, labels=labels, with_chunks=False)
     with output_to(args.output) as out:

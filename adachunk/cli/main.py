@@ -12,7 +12,7 @@ import gc
 import importlib
 import sys
 
-from ..errors import AdachunkError, install_notice_format
+from ..errors import AdachunkError, install_notice_format, missing_dependency
 
 COMMANDS = (
     "adachunk.cli.chunk_cmd",
@@ -92,6 +92,14 @@ def _main(argv: list[str] | None) -> int:
         return int(owners[args.command].run(args))
     except AdachunkError as err:
         print_error(err)
+        return 2
+    except ImportError as exc:
+        # an optional extra's package that is not installed: ADA223 (ADA314 for a PDF reader)
+        # naming the extra, never a traceback (docs/cli.md); any other ImportError is a bug
+        coded = missing_dependency(exc)
+        if coded is None:
+            raise
+        print_error(coded)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -6,7 +6,7 @@ import json
 import re
 import sys
 
-from .common import add_ocr_flag, add_solver_flags, solver_overrides
+from .common import add_ocr_flag, add_solver_flags, print_flag_notes, solver_overrides
 
 
 def add_parsers(sub) -> list[str]:
@@ -48,8 +48,11 @@ def run(args) -> int:
     """Dispatch ``run`` / ``search``; exit 2 when any document failed."""
     if args.command == "search":
         return _search(args)
-    from ..api import run_corpus
+    from ..api import load_profile, run_corpus
 
+    if any(v is not None for v in solver_overrides(args).values()):
+        # what the size flags replaced in the pool (the runner resolves the same profile, cached)
+        print_flag_notes(load_profile(args.profile, **solver_overrides(args)), "pool")
     res = run_corpus(args.inputs, args.profile, args.out, workers=args.workers, resume=args.resume,
                      backend=args.backend, scheduler=args.scheduler, overrides=solver_overrides(args),
                      errors=args.errors, postprocess=not args.no_postprocess, sink=args.sink,

@@ -20,7 +20,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import AdachunkWarning, InputError, Location, ProfileError, notice
+from ..errors import AdachunkWarning, InputError, Location, ProfileError, missing_dependency, notice
 from ..registry import readers
 from ..types import Document, Page
 
@@ -313,5 +313,10 @@ def read_document(path: str | os.PathLike, errors: str = "strict", max_bytes: in
     try:
         check_input_file(p, source)  # before any reader opens it (a FIFO would block there)
         return reader(p, source, errors)
+    except ImportError as exc:  # an optional reader's package (pdfplumber: the pdf extra)
+        coded = missing_dependency(exc, source)
+        if coded is None:
+            raise
+        raise coded from None
     finally:
         _MAX_BYTES.reset(token)

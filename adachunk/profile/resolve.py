@@ -23,7 +23,7 @@ from ..errors import AdachunkError, ProfileError, ProfileErrors, did_you_mean
 from ..policy import Policy
 from ..registry import detectors, embedders, shapes, splitters, tokenizers
 from ..split.ladder import expand, is_auto
-from . import confine, regime
+from . import confine, overrides as flag_sizes, regime
 from .limits import component_limit_errors, remote_llm_warnings
 from .loader import deep_merge, load_pack, load_raw, validate_profile
 from .schema import Profile
@@ -41,6 +41,9 @@ class ResolvedProfile:
         data: merged raw data with source marks (for ``profile show --origins``).
         warnings: rendered lines about legal but risky settings (a remote LLM endpoint), shown
             by ``adachunk profile check``.
+        flag_notes: what the command-line size flags replaced beyond the solver's own values:
+            ``solver`` (a ``min_size`` lowered to fit ``--max-size``) and ``pool`` (the
+            candidates' sizes, post-processing); :mod:`adachunk.profile.overrides`.
     """
 
     profile: Profile
@@ -48,6 +51,7 @@ class ResolvedProfile:
     files: list[Path] = field(default_factory=list)
     data: Any = None
     warnings: list[str] = field(default_factory=list)
+    flag_notes: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def fingerprint(self) -> str:
@@ -116,7 +120,12 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
     """Load, merge, validate and build a profile (raises :class:`ProfileErrors` with every error)."""
     ensure_builtins()
     data, files = load_raw(name_or_path)
-    data = _apply_overrides(data, overrides)
+    flags = {k: v for k, v in overrides.items() if v is not None}  # as given on the command line
+    try:
+        overrides, solver_notes = flag_sizes.reconcile(data, overrides)  # ADA211 naming the flags
+    except ProfileError as exc:
+        raise ProfileErrors([exc]) from None
+    data = flag_sizes.cap_postprocess(_apply_overrides(data, overrides), flags.get("max_size"))
     errors: list[AdachunkError] = []
     # packs are looked up beside the profile first, except for shipped profiles: `include: [legal]`
     # in profiles/legal.yaml must find rules/legal.yaml, not the profile itself
@@ -131,7 +140,9 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
     base_dirs = tuple(dict.fromkeys(profile_dirs + confine.search_paths()))
     built, extra_files = _build_detectors(data, base_dirs, errors)
     ladder = regime.check(profile, data, errors)
-    candidates = _check_candidates(data, errors, files[-1].parent, ladder)
+    ladder, sizes, pool_notes = flag_sizes.pool_sizes(
+        data, flags, ladder, profile.retrieval.sizes if profile is not None else 1)
+    candidates = _check_candidates(data, errors, files[-1].parent, ladder, sizes)
     model_paths = _check_embedders(data, files[-1].parent, errors)
     coref_paths = _check_coref_paths(data, files[-1].parent, errors)
     rules = _build_rules(profile, data, errors) if profile is not None else []
@@ -163,7 +174,7 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
         data=canonical(profile),
     )
     return ResolvedProfile(profile=profile, policy=policy, files=files + pack_files + extra_files, data=data,
-                           warnings=remote_llm_warnings(data))
+                           warnings=remote_llm_warnings(data), flag_notes={"solver": solver_notes, "pool": pool_notes})
 
 
 def _build_detectors(data: Any, base_dirs: tuple, errors: list) -> tuple[dict[str, Any], list[Path]]:
@@ -303,10 +314,11 @@ def _check_coref_paths(data: Any, default_dir: Path, errors: list) -> dict[str, 
 
 
 def _check_candidates(data: Any, errors: list, default_dir: Path,
-                      ladder: list[int] | None = None) -> list[tuple[str, dict, str]]:
+                      ladder: list[int] | None = None, sizes: dict[str, int] | None = None) -> list[tuple[str, dict, str]]:
     """Validate the candidate pool against the splitter registry and each splitter's Params; an
     ``auto`` candidate becomes one candidate per size of the regime's ``ladder``
-    (:mod:`adachunk.split.ladder`; skipped when the regime is invalid: its errors are reported)."""
+    (:mod:`adachunk.split.ladder`; skipped when the regime is invalid: its errors are reported).
+    ``sizes``: the command line's size flags every candidate takes (:mod:`.overrides`)."""
     out = []
     cands = data.get("candidates") if isinstance(data, dict) else None
     if cands is None:
@@ -315,9 +327,12 @@ def _check_candidates(data: Any, errors: list, default_dir: Path,
         if not isinstance(cand, dict) or "type" not in cand:
             continue
         if is_auto(cand):
-            concrete = list(expand(dict(cand), ladder)) if ladder else []
+            auto = dict(cand, min_size=sizes["min_size"]) if sizes and "min_size" in sizes and \
+                cand.get("type") == "dp.v1" else dict(cand)
+            concrete = list(expand(auto, ladder)) if ladder else []
         else:
             concrete = [cand]
+        concrete = [flag_sizes.sized_candidate(one, sizes or {}) for one in concrete]
         for one in concrete:
             got = _component(splitters, one, data, ("candidates", i), errors, ("type", "name"))
             if got is not None:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AdachunkError, Location
+from ..errors import AdachunkError, Location, missing_dependency
 
 _STATE: dict[str, Any] = {}  # per-process cache: resolved profile, index embedder
 
@@ -221,16 +221,24 @@ def _process(path: str, opts: JobOptions, key: str | None) -> DocResult:
             record["embedding"] = counts
         return DocResult(path, digest, ok, key or doc.id, record, records, vectors, error,
                          None if ok else "ADA311", time.perf_counter() - t0, _analysis_key(doc))
-    except AdachunkError as err:
+    except (AdachunkError, ImportError) as exc:
+        err = missing_dependency(exc, path) or exc
+        if not isinstance(err, AdachunkError):  # an ImportError that no extra explains: a bug
+            return _internal(path, digest, key, exc, t0)
         if not err.location.file:  # e.g. ADA306 from a detector: name the document
             err.location = Location(path, err.location.line, err.location.column)
         return DocResult(path, digest, False, key or "", error=err.render(), error_code=err.code,
                          seconds=time.perf_counter() - t0)
     except Exception as exc:  # a bug must not stop the corpus: record it with its trace
-        trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-6:])
-        return DocResult(path, digest, False, key or "",
-                         error=f"ADA101 {path}: internal error {type(exc).__name__}: {exc}\n{trace}",
-                         error_code="ADA101", seconds=time.perf_counter() - t0)
+        return _internal(path, digest, key, exc, t0)
+
+
+def _internal(path: str, digest, key: str | None, exc: Exception, t0: float) -> DocResult:
+    """A document's failure by a bug (``ADA101``, with the end of its trace)."""
+    trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-6:])
+    return DocResult(path, digest, False, key or "",
+                     error=f"ADA101 {path}: internal error {type(exc).__name__}: {exc}\n{trace}",
+                     error_code="ADA101", seconds=time.perf_counter() - t0)
 
 
 def _analysis_key(doc) -> str | None:

