@@ -91,13 +91,20 @@ class SolverSpec(Section):
         description="structure labels chunked on their own when larger than the chunk: the DP always cuts where "
         "such a structure starts and ends (unless a hard rule forbids it there), so the pieces of a paragraph too "
         "long for one chunk never share a chunk with its neighbours")
-    grow: dict[str, int] = Field(
-        default_factory=dict,
+    grow: tuple[tuple[str, int], ...] = Field(
+        default=(),
         description="structure label -> the largest chunk inside such a structure, in the solver's unit: a structure "
         "of this label larger than the candidate's max_size (and no larger than this) is chunked on its own (as "
         "isolate does) in pieces of up to this size, so a statement's rows stay together at the size a table "
         "retrieves best while the prose keeps the candidate's sizes; a structure larger than this is cut into "
         "pieces of up to this size. Chunks inside such a structure may exceed max_size (decisions say how many)")
+
+    @field_validator("grow", mode="before")
+    @classmethod
+    def _grow_pairs(cls, value: Any) -> Any:
+        """A profile writes ``grow`` as a mapping (``{titled_table: 768}``); the frozen section
+        keeps it as sorted pairs, so that it hashes like every other setting."""
+        return tuple(sorted(value.items())) if isinstance(value, dict) else value
 
     @model_validator(mode="after")
     def _sizes(self) -> "SolverSpec":
@@ -108,7 +115,7 @@ class SolverSpec(Section):
                              f"and max_size ({self.max_size})")
         if self.overlap >= self.max_size:
             raise ValueError(f"overlap ({self.overlap}) must be smaller than max_size ({self.max_size})")
-        bad = {k: v for k, v in self.grow.items() if not 1 <= v <= 10**9}
+        bad = {k: v for k, v in self.grow if not 1 <= v <= 10**9}
         if bad:
             raise ValueError(f"grow sizes must lie between 1 and 10^9, got {bad}")
         return self

@@ -147,7 +147,7 @@ def test_pdf_missing_in_every_command(monkeypatch, tmp_path, pdf, capsys):
     # run: the document fails with the coded error (the run goes on with the others)
     code = main(["run", pdf, "--out", str(tmp_path / "o"), "--sink", "none", "--backend", "serial"])
     err = _coded(capsys, code, "ADA314", "pdf")
-    assert f"failed: {pdf}: ADA314" in err
+    assert f"failed: ADA314 {pdf}: " in err  # the path once, in the coded error
 
 
 def test_pymupdf_missing(monkeypatch, tmp_path, pdf, capsys):

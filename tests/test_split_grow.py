@@ -30,8 +30,8 @@ def _profile(tmp_path, grow: int | None) -> str:
             "  titled_table: {type: table.titled.v1}\n"
             "hard_rules:\n  keep_with_next: [heading]\n  atomic: [heading, table_row, table_head]\n"
             "solver:\n  max_size: 120\n  min_size: 30\n")
-    if grow:
-        body += f"  grow: {{titled_table: {grow}}}\n"
+    # the default grows tables to 768; a size within max_size grows nothing
+    body += f"  grow: {{titled_table: {grow or 120}}}\n"
     path = tmp_path / "g.yaml"
     path.write_text(body, encoding="utf-8")
     return str(path)

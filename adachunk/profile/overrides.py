@@ -183,3 +183,20 @@ def cap_postprocess(data: Any, max_size: int | None) -> Any:
     node.here = ("<override>", 0, 0)
     node.marks = {k: ("<override>", 0, 0) for k in patch}
     return deep_merge(data, MarkedDict({"postprocess": node}))
+
+
+def cap_grow(data: Any, max_size: int | None) -> Any:
+    """The profile data with ``solver.grow`` kept within ``--max-size``: a size given on the
+    command line (or as an API override) is a promise no chunk breaks, a grown table's included."""
+    from .loader import deep_merge
+    from .yamlmarks import MarkedDict
+
+    if max_size is None or not isinstance(data, dict) or not isinstance(data.get("solver"), dict):
+        return data
+    grow = data["solver"].get("grow")
+    if not isinstance(grow, dict) or not any(isinstance(v, int) and v > max_size for v in grow.values()):
+        return data
+    node = MarkedDict({k: min(v, max_size) if isinstance(v, int) else v for k, v in grow.items()})
+    node.here = ("<override>", 0, 0)
+    node.marks = {k: ("<override>", 0, 0) for k in grow}
+    return deep_merge(data, MarkedDict({"solver": MarkedDict({"grow": node})}))

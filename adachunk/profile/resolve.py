@@ -126,6 +126,7 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
     except ProfileError as exc:
         raise ProfileErrors([exc]) from None
     data = flag_sizes.cap_postprocess(_apply_overrides(data, overrides), flags.get("max_size"))
+    data = flag_sizes.cap_grow(data, flags.get("max_size"))
     errors: list[AdachunkError] = []
     # packs are looked up beside the profile first, except for shipped profiles: `include: [legal]`
     # in profiles/legal.yaml must find rules/legal.yaml, not the profile itself

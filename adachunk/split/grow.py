@@ -23,7 +23,7 @@ def forced_cuts(lat, structures, settings, limit: int) -> tuple[list[int], list[
     out: set[int] = set()
     grown: list[tuple[int, int, int]] = []
     labels = [(label, None) for label in settings.isolate]
-    labels += [(label, size) for label, size in settings.grow.items() if size > limit]
+    labels += [(label, size) for label, size in settings.grow if size > limit]
     for label, size in labels:
         starts, ends = structures.get(label, (np.zeros(0, np.int64), np.zeros(0, np.int64)))
         for s, e in zip(np.asarray(starts).tolist(), np.asarray(ends).tolist()):
