@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_serializer, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from .types import METRIC_KEYS
@@ -91,13 +91,19 @@ class SolverSpec(Section):
         description="structure labels chunked on their own when larger than the chunk: the DP always cuts where "
         "such a structure starts and ends (unless a hard rule forbids it there), so the pieces of a paragraph too "
         "long for one chunk never share a chunk with its neighbours")
-    grow: tuple[tuple[str, int], ...] = Field(
+    grow: Annotated[tuple[tuple[str, int], ...], WithJsonSchema(
+        {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 10**9}})] = Field(
         default=(),
         description="structure label -> the largest chunk inside such a structure, in the solver's unit: a structure "
         "of this label larger than the candidate's max_size (and no larger than this) is chunked on its own (as "
         "isolate does) in pieces of up to this size, so a statement's rows stay together at the size a table "
         "retrieves best while the prose keeps the candidate's sizes; a structure larger than this is cut into "
         "pieces of up to this size. Chunks inside such a structure may exceed max_size (decisions say how many)")
+
+    @field_serializer("grow")
+    def _grow_mapping(self, value: tuple[tuple[str, int], ...]) -> dict[str, int]:
+        """Dumped as the profile writes it (``profile show``, the fingerprint's canonical form)."""
+        return dict(value)
 
     @field_validator("grow", mode="before")
     @classmethod
@@ -256,7 +262,7 @@ class HardRulesSpec(Section):
         return bool(self.keep_with_next or self.atomic)
 
 
-EmbedPart = Literal["heading_path", "structure_path", "definitions", "table_context", "text"]
+EmbedPart = Literal["heading_path", "structure_path", "definitions", "table_context", "table_header", "text"]
 
 
 class ParentsSpec(Section):
@@ -275,7 +281,8 @@ class IndexSpec(Section):
     embed_text: Literal["heading_path+text", "text"] | list[EmbedPart] = Field(
         default="heading_path+text",
         description="what is embedded: the chunk text, with its heading path prepended or not, or a recipe: "
-        "the parts in order (heading_path, structure_path, definitions, table_context; text last)"
+        "the parts in order (heading_path, structure_path, definitions, table_context or table_header: the header "
+        "row alone, without the title lines; text last)"
     )
     definition_tokens: int = Field(
         default=200, ge=0, le=100_000,

@@ -382,7 +382,7 @@ def test_installed_script_runs_console():
 
 
 def test_chunk_command_loads_no_legal_or_pdf_modules_for_the_default_profile(tmp_path):
-    """``adachunk chunk`` of a Markdown file with the default profile (it embeds only table context)
+    """``adachunk chunk`` of a Markdown file with the default profile (it embeds only a table's header row)
     loads neither the legal path, term and cross-reference readers nor the PDF
     reader, and lists no readers (plugin scan)."""
     from .conftest import EXAMPLES

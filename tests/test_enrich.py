@@ -400,3 +400,16 @@ def test_a_chunk_holding_rows_without_their_header_gets_the_context():
     assert index.context_for(text, 0, t0 + 5) is None  # no body row
     assert index.context_for(text, revenue, len(text)).startswith("| Item | 2022 | 2021 |")
     assert index.context_for(text, costs, len(text)) == index.context_for(text, revenue, len(text))
+
+
+def test_table_header_part_embeds_the_header_row_alone():
+    """``table_header``: the header row of the table a chunk continues, without its title lines
+    and separator row (the title measured against retrieval; bench/RESULTS.md)."""
+    from adachunk.enrich.embed import recipe_prefix, table_header
+
+    ctx = "ACME CONSOLIDATED BALANCE SHEETS\n(in millions)\n| ASSETS | 2023 | 2022 |\n| --- | --- | --- |"
+    assert table_header(ctx) == "| ASSETS | 2023 | 2022 |"
+    rec = {"text": "| Cash | 1 | 2 |", "table_context": ctx}
+    assert recipe_prefix(rec, ["table_header", "text"], {}, 0, len) == "| ASSETS | 2023 | 2022 |\n\n"
+    assert recipe_prefix(rec, ["table_context", "text"], {}, 0, len) == ctx + "\n\n"
+    assert recipe_prefix({"text": "prose"}, ["table_header", "text"], {}, 0, len) == ""
