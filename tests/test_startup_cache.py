@@ -103,7 +103,7 @@ def test_cache_info_lists_each_entry_and_the_total(cache, capsys):
     _entry(cache, "vocab", 500_000, 2_000)
     assert main(["cache", "info"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"start-up cache: {cache} (cap 536.9 MB; ADACHUNK_CACHE_DIR moves it)")
+    assert out[0].startswith(f"start-up cache: {cache} (cap 512 MiB; ADACHUNK_CACHE_DIR moves it)")
     assert out[1].endswith("vocab") and "0.5 MB" in out[1]
     assert out[2].endswith("onnx-a.onnx") and "2.0 MB" in out[2]
     assert out[3] == "total: 2 entries, 2.5 MB"
@@ -122,7 +122,7 @@ def test_cache_prune_applies_the_cap_and_all_empties_it(cache, capsys, monkeypat
     out, err = capsys.readouterr()
     assert out.split() == ["removed", "0.0", "MB", "onnx-a.onnx"]
     assert err.strip() == (f"ADA408 {cache}: removed 1 entries (0.0 MB), the least recently used "
-                           "beyond 0.0 MB; 1 kept (0.0 MB).")
+                           "beyond 0 MiB; 1 kept (0.0 MB).")
     assert main(["cache", "prune", "--all"]) == 0
     out, err = capsys.readouterr()
     assert "onnx-b.onnx" in out and err.startswith(f"ADA408 {cache}: removed 1 entries (0.0 MB), every entry; 0 kept")

@@ -36,11 +36,15 @@ def _mb(size: int) -> str:
     return f"{size / 1e6:.1f} MB"
 
 
+def _cap(cache) -> str:
+    return f"{cache.CAP_BYTES / 2**20:.0f} MiB"
+
+
 def _info(cache) -> int:
     where = cache.folder()
     found = cache.entries()
     print(f"start-up cache: {where if where is not None else '(no home folder: none)'} "
-          f"(cap {_mb(cache.CAP_BYTES)}; {cache.ENV} moves it)")
+          f"(cap {_cap(cache)}; {cache.ENV} moves it)")
     for entry in found:
         used = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.used))
         print(f"  {_mb(entry.size):>10}  {used}  {entry.name}")
@@ -55,7 +59,7 @@ def _prune(cache, everything: bool) -> int:
     for entry in removed:
         print(f"removed {_mb(entry.size):>10}  {entry.name}")
     left = cache.entries()
-    how = "every entry" if everything else f"the least recently used beyond {_mb(cache.CAP_BYTES)}"
+    how = "every entry" if everything else f"the least recently used beyond {_cap(cache)}"
     text = (f"removed {len(removed)} entries ({_mb(sum(e.size for e in removed))}), {how}; "
             f"{len(left)} kept ({_mb(sum(e.size for e in left))})")
     print(AdachunkWarning("ADA408", text, Location(str(cache.folder()))).render(), file=sys.stderr)
