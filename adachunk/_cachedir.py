@@ -8,6 +8,11 @@ command: an unwritable or missing folder just means no cache (``None``).
 
 The folder is ``startup/`` in adachunk's per-user cache (``$ADACHUNK_CACHE_DIR``, default
 ``~/.cache/adachunk``: the root the LLM cache and the embedding models use too).
+
+The folder is bounded: every read marks its entry as used (its modification time), and every
+write removes the least recently used entries until the folder holds at most :data:`CAP_BYTES`
+(the entry just written always stays). ``adachunk cache info`` lists it, ``adachunk cache
+prune`` applies the cap now (``--all`` empties it).
 """
 
 from __future__ import annotations
@@ -15,10 +20,30 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import time
 from pathlib import Path
+from typing import NamedTuple
 
 ENV = "ADACHUNK_CACHE_DIR"
 _DIGEST = 32  # bytes of sha256 in front of each entry's payload
+# Room for five exports of a MiniLM-sized model (87 MB each) besides the small entries: enough
+# for a few models in turn without exporting each again, never the unbounded growth of one
+# export per environment (issue 49).
+CAP_BYTES = 512 * 2**20
+_STALE_TMP_S = 3600  # a temporary file this old is a write that died, not one under way
+
+
+class Entry(NamedTuple):
+    """One cache entry: its file name, size in bytes and when it was last used (epoch seconds)."""
+
+    name: str
+    size: int
+    used: float
+
+
+def folder() -> Path | None:
+    """Where the cache is or would be (not created; None without a home directory)."""
+    return _folder()
 
 
 def _folder() -> Path | None:
@@ -55,7 +80,13 @@ def read_entry(name: str) -> bytes | None:
     except OSError:
         return None
     digest, payload = raw[:_DIGEST], raw[_DIGEST:]
-    return payload if len(digest) == _DIGEST and hashlib.sha256(payload).digest() == digest else None
+    if len(digest) != _DIGEST or hashlib.sha256(payload).digest() != digest:
+        return None
+    try:  # used now: the size cap removes the least recently used entries first
+        os.utime(folder / name)
+    except OSError:  # a read-only cache still serves what it holds
+        pass
+    return payload
 
 
 def write_entry(name: str, payload: bytes) -> bool:
@@ -70,6 +101,7 @@ def write_entry(name: str, payload: bytes) -> bool:
         with os.fdopen(fd, "wb") as f:
             f.write(hashlib.sha256(payload).digest() + payload)
         os.replace(tmp, folder / name)
+        prune(CAP_BYTES, keep=name)
         return True
     except OSError:
         if tmp is not None:
@@ -99,3 +131,60 @@ def write_marshal(name: str, value: object) -> bool:
     import marshal
 
     return write_entry(name, marshal.dumps(value))
+
+
+def entries() -> list[Entry]:
+    """Every entry of the cache, most recently used first (none without a folder)."""
+    path = _folder()
+    found = []
+    try:
+        names = os.listdir(path) if path is not None else []
+    except OSError:
+        names = []
+    for name in names:
+        try:
+            st = os.stat(path / name)
+        except OSError:  # removed meanwhile by another process
+            continue
+        if not name.startswith(".") and os.path.isfile(path / name):
+            found.append(Entry(name, st.st_size, st.st_mtime))
+    return sorted(found, key=lambda e: (-e.used, e.name))
+
+
+def prune(max_bytes: int | None = CAP_BYTES, keep: str | None = None) -> list[Entry]:
+    """Remove the least recently used entries until the rest hold at most ``max_bytes``
+    (None: remove every entry), and temporary files of writes that died; return what was
+    removed (temporary files not listed).
+
+    Args:
+        max_bytes: the size the entries kept may reach; None empties the cache.
+        keep: an entry never removed (the one just written), whatever its size.
+    """
+    path = _folder()
+    if path is None:
+        return []
+    _remove_stale_tmp(path)
+    removed, total = [], 0
+    for entry in entries():
+        if entry.name == keep or (max_bytes is not None and total + entry.size <= max_bytes):
+            total += entry.size
+            continue
+        try:
+            os.unlink(path / entry.name)
+        except OSError:  # gone already, or a read-only cache: nothing to count
+            continue
+        removed.append(entry)
+    return removed
+
+
+def _remove_stale_tmp(path: Path) -> None:
+    try:
+        names = [n for n in os.listdir(path) if n.startswith(".") and n.endswith(".tmp")]
+    except OSError:
+        return
+    for name in names:
+        try:
+            if time.time() - os.stat(path / name).st_mtime > _STALE_TMP_S:
+                os.unlink(path / name)
+        except OSError:
+            pass

@@ -61,7 +61,8 @@ SERVICES: dict[str, str] = {
     "metric_name": "adachunk.metrics.suite:metric_name",
     "context_for": "adachunk.metrics.suite:context_for",
     "score_chunking": "adachunk.metrics.suite:score_chunking",
-    # models
+    # models, cache
+    "startup_cache": "adachunk._cachedir:",
     "m2v": "adachunk.models.embedders.m2v:",
     "resolve_model": "adachunk.models.embedders.st:resolve_model",
     # profile, test

@@ -311,4 +311,6 @@ CODES = {
     "ADA406": "notice: glyphs of a PDF without a Unicode mapping were dropped (named pages)",
     "ADA407": "notice: a command-line size flag replaced profile values beyond the solver's own (the pool's "
               "sizes, post-processing, a min_size lowered to fit --max-size)",
+    "ADA408": "notice: start-up cache entries removed (adachunk cache prune; the cache keeps itself under "
+              "its size cap on every write)",
 }

@@ -25,6 +25,7 @@ COMMANDS = (
     "adachunk.cli.ab_cmd",
     "adachunk.cli.tune_cmd",
     "adachunk.cli.eval_cmd",
+    "adachunk.cli.cache_cmd",
 )
 # sub-command -> its module, so that ``adachunk chunk ...`` imports (and builds the parser of)
 # chunk_cmd alone; tests/test_cold_start.py checks it against what the modules register
@@ -34,7 +35,7 @@ OWNERS = {
     "convert": "adachunk.cli.convert_cmd", "models": "adachunk.cli.models_cmd",
     "score": "adachunk.cli.score_cmd", "detect": "adachunk.cli.detect_cmd", "test": "adachunk.cli.test_cmd",
     "view": "adachunk.cli.view_cmd", "ab": "adachunk.cli.ab_cmd", "tune": "adachunk.cli.tune_cmd",
-    "eval": "adachunk.cli.eval_cmd",
+    "eval": "adachunk.cli.eval_cmd", "cache": "adachunk.cli.cache_cmd",
 }
 # Python's default (700, 10, 10) runs a young collection every 700 new objects and rescans the
 # whole heap as it grows: ~5% of a cold run (the imports build ~10^6 objects) and 10-20% of

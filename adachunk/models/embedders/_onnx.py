@@ -9,8 +9,10 @@ spans, one thread per batch worker), so the choice changes start-up only.
 
 The model is exported once from its own weights (``torch.onnx.export``, which needs torch,
 transformers and the ``onnx`` package: the ``ml`` extra) into adachunk's start-up cache, keyed by
-the weights' and configuration's identity and the exporter's versions; a damaged entry reads as a
-miss (:mod:`adachunk._cachedir`) and is exported again. Only the plain sentence-transformers
+the weights' and configuration's content and the exporter's versions, so every virtual
+environment that holds the same weights shares one export (:func:`export_key`); a damaged entry
+reads as a miss (:mod:`adachunk._cachedir`, which also bounds the folder's size) and is exported
+again. Only the plain sentence-transformers
 shape is exported: a Transformer, then mean or CLS pooling, then an optional Normalize, no prompt,
 no remote code (:func:`plain_model`) and a declared ``max_seq_length`` (the pooled variant of long
 texts needs the limit); any other model runs on torch.
@@ -34,6 +36,8 @@ _PLAIN_MODULES = ("sentence_transformers.models.Transformer", "sentence_transfor
                   "sentence_transformers.models.Normalize")
 _EXPORT_VERSION = 1  # bump when the exported graph changes
 _OPSET = 17
+_DIGESTS = "weights-sha256.marshal"  # start-up cache entry: path -> (size, mtime_ns, sha256)
+_DIGESTS_KEPT = 64  # paths remembered (one per environment and model): a bounded entry
 
 
 def _read_json(path: Path) -> dict | list | None:
@@ -68,18 +72,45 @@ def _weights(root: Path) -> list[Path]:
 
 
 def export_key(folder: str) -> str:
-    """The cache entry's name: the model's configuration and weights (size and modification
-    time: a changed file is a new key) and the versions that shape the exported graph."""
+    """The cache entry's name: the content of the model's configuration and weights and the
+    versions that shape the exported graph. The same weights in another folder (a new virtual
+    environment's copy of the bundled model, newer modification times) give the same name."""
     import onnxruntime
 
     root = Path(folder)
     h = hashlib.sha256(f"{_EXPORT_VERSION}:{_OPSET}:{onnxruntime.__version__}".encode())
     for name in ("config.json", "tokenizer.json", "sentence_bert_config.json"):
         h.update((root / name).read_bytes() if (root / name).is_file() else b"-")
+    known = _cachedir.read_marshal(_DIGESTS)
+    known = dict(known) if isinstance(known, dict) else {}
+    before = dict(known)
     for path in _weights(root):
-        st = path.stat()
-        h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}".encode())
+        h.update(f"{path.name}:{_file_digest(path, known)}".encode())
+    if known != before:
+        _cachedir.write_marshal(_DIGESTS, dict(list(known.items())[-_DIGESTS_KEPT:]))
     return f"onnx-{h.hexdigest()[:24]}.onnx"
+
+
+def _file_digest(path: Path, known: dict) -> str:
+    """The sha256 of a weights file, hashed once per (path, size, modification time).
+
+    Why remembered: hashing MiniLM's 87 MB costs about 0.2 s, on every start of every worker;
+    the stat that finds it in ``known`` costs microseconds. A file changed in place has a new
+    size or time, so it is hashed again, never served a stale digest.
+    """
+    st = path.stat()
+    stamp = (st.st_size, st.st_mtime_ns)
+    where = str(path.resolve())
+    hit = known.get(where)
+    if isinstance(hit, tuple) and len(hit) == 3 and hit[:2] == stamp:
+        return hit[2]
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    known.pop(where, None)  # re-inserted last: the oldest paths are the ones dropped
+    known[where] = (*stamp, h.hexdigest())
+    return known[where][2]
 
 
 def export(folder: str) -> bytes:
