@@ -38,6 +38,8 @@ SERVICES: dict[str, str] = {
     "enrich_records": "adachunk.enrich:enrich_records",
     "declares_metadata": "adachunk.enrich:declares_metadata",
     "expand_inputs": "adachunk.ingest.discover:expand_inputs",
+    "input_root": "adachunk.ingest.discover:input_root",
+    "document_key": "adachunk.ingest.discover:document_key",
     "chunk_record": "adachunk.sink.records:chunk_record",
     "dumps": "adachunk.sink.records:dumps",
     "write_error": "adachunk.sink.files:write_error",

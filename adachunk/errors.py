@@ -304,7 +304,7 @@ CODES = {
     "ADA320": "the vector index cannot be written (disk full, permissions, store error)",
     "ADA401": "notice: invalid split points of a parsed document dropped",
     "ADA402": "notice: precomputed coreference pairs dropped (offsets outside the text or malformed)",
-    "ADA403": "notice: a parsed document's document_name is not a usable doc_id; the file stem is used",
+    "ADA403": "notice: a parsed document's document_name is not a usable doc_id; the file name is used",
     "ADA404": "notice: a profile structure failed on a document; its candidates were left out "
               "(select.on_detector_error: fallback)",
     "ADA405": "notice: the layout analysis of a PDF page failed; that page is read in line order",

@@ -73,7 +73,8 @@ class Document:
     """One input document after ingestion.
 
     Attributes:
-        id: stable identifier (file stem, or the paper JSON's ``document_name``).
+        id: stable identifier (the file's name, or its path from the inputs' root in ``chunk``/``run``; a
+            paper JSON's ``document_name`` as :func:`~adachunk.ingest.read_document` reads it).
         text: the text that is chunked; every offset points into it.
         source: the input path as given, or None for in-memory text.
         pages: page map when the input knows pages.

@@ -43,7 +43,7 @@ def test_chunk_output_file_and_paper_json(tmp_path):
     out = tmp_path / "o.jsonl"
     assert main(["chunk", str(f), "-o", str(out), "--granularity", "chars", "--max-size", "20", "--min-size", "0"]) == 0
     recs = [json.loads(x) for x in out.read_text().splitlines()]
-    assert [r["pages"] for r in recs] == [[1], [2]] and recs[0]["doc_id"] == "D"
+    assert [r["pages"] for r in recs] == [[1], [2]] and recs[0]["doc_id"] == "d.json"  # the file names it, as in run
 
 
 def test_explain_table_and_json(tmp_path, capsys):

@@ -266,7 +266,7 @@ def test_read_docx_document(tmp_path):
     path = tmp_path / "contract.docx"
     path.write_bytes(build_docx(p("Hello", "Heading1") + p("World"), styles=STYLES))
     doc = read_docx(path, "contract.docx")
-    assert doc.id == "contract" and doc.text.startswith("# ")
+    assert doc.id == "contract.docx" and doc.text.startswith("# ")
     assert doc.meta["source_map"][1][2]["docx_paragraph"] == 1
     assert doc.titles and doc.titles[0]["level"] == 1
 

@@ -83,12 +83,12 @@ def test_chunkings_from_a_chunks_file_and_run_folder(tmp_path, capsys):
     docs, _ = read_documents([DOCS])
     a = load_chunking(str(tmp_path / "chunks.jsonl"), docs)
     b = load_chunking(f"mine={tmp_path / 'run'}", docs)
-    assert b.label == "mine" and [c.text for c in a.chunks["regulation_excerpt"]] == \
-        [c.text for c in b.chunks["regulation_excerpt"]]
+    assert b.label == "mine" and [c.text for c in a.chunks["regulation_excerpt.md"]] == \
+        [c.text for c in b.chunks["regulation_excerpt.md"]]
     capsys.readouterr()
     code = main(["eval", DOCS, "--qa", QA, "-c", str(tmp_path / "run"), "--bootstrap", "100"])
     cap = capsys.readouterr()
-    assert code == 0 and "no chunks for document 'financial_report_excerpt'" in cap.err
+    assert code == 0 and "no chunks for document 'financial_report_excerpt.md'" in cap.err
 
 
 def test_chunk_text_mismatch_and_unknown_chunkings_are_ada316(tmp_path, capsys):
@@ -102,7 +102,7 @@ def test_chunk_text_mismatch_and_unknown_chunkings_are_ada316(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "ADA316" in err and why in err
     # chunks of an input document that the QA set does not ask about
-    rec = {"doc_id": "SOURCES", "start": 0, "end": 3, "text": (EXAMPLES / "SOURCES.md").read_text(encoding="utf-8")[:3]}
+    rec = {"doc_id": "service_agreement.docx", "start": 0, "end": 3}
     (tmp_path / "src.jsonl").write_text(json.dumps(rec) + "\n", encoding="utf-8")
     assert main(["eval", DOCS, "--qa", QA, "-c", str(tmp_path / "src.jsonl"), "-q"]) == 2
     assert "no chunk for any document of the QA set" in capsys.readouterr().err
@@ -132,8 +132,8 @@ def test_generate_then_eval(tmp_path, capsys):
     assert main(["eval", "generate", DOCS, "--out", str(qa), "--per-doc", "3", "--seed", "5"]) == 0
     first = qa.read_text(encoding="utf-8")
     assert main(["eval", "generate", DOCS, "--out", str(qa), "--per-doc", "3", "--seed", "5", "-q"]) == 0
-    assert qa.read_text(encoding="utf-8") == first and len(first.splitlines()) == 15  # 5 documents x 3
+    assert qa.read_text(encoding="utf-8") == first and len(first.splitlines()) == 12  # 4 documents x 3 (.adachunkignore: not SOURCES.md)
     capsys.readouterr()
     assert main(["eval", DOCS, "--qa", str(qa), "-c", "fixed:512", "--json", "-q"]) == 0
     rep = json.loads(capsys.readouterr().out)
-    assert rep["qa"]["questions"] == 15 and rep["results"]["bm25"]["fixed:512"]["recall@10"] > 0.5
+    assert rep["qa"]["questions"] == 12 and rep["results"]["bm25"]["fixed:512"]["recall@10"] > 0.5

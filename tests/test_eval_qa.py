@@ -106,7 +106,7 @@ def test_shipped_qa_set_loads_exactly():
     assert not qa.warnings and 24 <= len(qa.questions) <= 40 and len(qa.docs) == 3
     for line in (EXAMPLES / "qa.jsonl").read_text(encoding="utf-8").splitlines():
         rec = json.loads(line)
-        text = docs[rec["doc"]].text
+        text = docs[rec["doc"] + ".md"].text  # the QA names the stem; the id has the suffix
         assert [text[s:e] for s, e in rec["evidence"]] == rec["evidence_text"]
         assert rec["question"] not in text  # paraphrases, not copies
 

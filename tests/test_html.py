@@ -194,7 +194,7 @@ def test_read_html_utf8_and_declared_charset(tmp_path):
     p = tmp_path / "page.html"
     p.write_bytes("<html><head><meta charset='utf-8'></head><body><p>Zürich — 5 €</p></body></html>".encode())
     doc = read_html(p, str(p))
-    assert (doc.id, doc.text, doc.source) == ("page", "Zürich — 5 €\n", str(p))
+    assert (doc.id, doc.text, doc.source) == ("page.html", "Zürich — 5 €\n", str(p))
     assert doc.meta["format"] == "html" and doc.meta["source_map"]
     latin = tmp_path / "latin.html"
     latin.write_bytes(b'<html><head><meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1">'

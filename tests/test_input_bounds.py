@@ -245,7 +245,7 @@ def test_large_document_mode_keeps_exact_offsets_ids_and_links(tmp_path):
     pos = 0
     for i, rec in enumerate(recs):
         assert rec["index"] == i and rec["start"] == pos and text[rec["start"]:rec["end"]] == rec["text"]
-        assert rec["id"] == chunk_id("big", rec["profile_fingerprint"], rec["start"], rec["end"], digest)
+        assert rec["id"] == chunk_id("big.md", rec["profile_fingerprint"], rec["start"], rec["end"], digest)
         pos = rec["end"]
     assert pos == len(text) and len({rec["id"] for rec in recs}) == len(recs)
     if "prev_id" in recs[0]:

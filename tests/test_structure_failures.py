@@ -131,12 +131,12 @@ def test_a_notice_prints_as_one_coded_line(tmp_path):
 
 
 @pytest.mark.parametrize("name", [{"a": 1}, "../../x", "a/b", "..", "  ", "x\ny", ["l"], 7])
-def test_an_unusable_document_name_becomes_the_file_stem(tmp_path, name):
+def test_an_unusable_document_name_becomes_the_file_name(tmp_path, name):
     f = tmp_path / "contract-7.json"
     f.write_text(json.dumps({"document_name": name, "full_text": "Text.\n"}))
     with pytest.warns(InputWarning, match=r"^ADA403 .*contract-7\.json: document_name"):
         doc = read_document(str(f))
-    assert doc.id == "contract-7"
+    assert doc.id == "contract-7.json"
 
 
 @pytest.mark.parametrize("name", ["GDPR", "Norma (légal)_CCPA Act", "a.b-c_d 2024"])

@@ -188,7 +188,7 @@ def test_killed_tune_keeps_best_so_far_and_resumes(corpus, tmp_path, monkeypatch
     out = tmp_path / "o"
     real = objective_mod.Evaluator.evaluate
     seen = {"n": 0}
-    train = set(make_folds([f"doc{i}" for i in range(6)], 2, 3)[1])  # fold 0 trains on fold 1
+    train = set(make_folds([f"doc{i}.md" for i in range(6)], 2, 3)[1])  # fold 0 trains on fold 1
 
     def flaky(self, point, doc_ids):
         ids = list(doc_ids)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import sys
 
 from ..api import chunk_document, load_profile, enrich_records
 from ..errors import AdachunkError, Location, ProfileError, missing_dependency
-from ..api import read_document, supported_suffixes, chunk_segments, segment_chars
-from .common import (add_ocr_flag, add_solver_flags, chunk_record, dumps, expand_inputs, output_to, parse_params,
+from ..api import read_document, supported_suffixes, chunk_segments, segment_chars, document_key, input_root
+from .common import (add_exclude_flag, add_ocr_flag, add_solver_flags, chunk_record, dumps, expand_inputs, output_to, parse_params,
                      print_error, print_flag_notes, solver_overrides)
 
 
@@ -26,6 +28,7 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--no-postprocess", action="store_true", help="with --splitter: skip post-processing")
     _add_size_flag(p)
     add_ocr_flag(p)
+    add_exclude_flag(p)
     p.add_argument("--workers", "-j", type=_positive_int, default=1, metavar="N",
                    help="chunk files in N worker processes (output in input order, the same bytes as one)")
     p.add_argument("--segment-chars", type=_positive_int, metavar="N",
@@ -80,7 +83,10 @@ def run(args) -> int:
     if args.command == "explain":
         return _explain(args, rp)
     chunker = _chunker(args, rp)
-    paths = list(expand_inputs(args.inputs, supported_suffixes))
+    skipped: list[str] = []
+    paths = list(expand_inputs(args.inputs, supported_suffixes, args.exclude, skipped))
+    if skipped:  # the rule is the user's to see: .adachunkignore or --exclude named them
+        print(f"adachunk: {len(skipped)} file(s) skipped by .adachunkignore/--exclude", file=sys.stderr)
     with output_to(args.output) as out:
         if (args.workers or 1) > 1 and len(paths) > 1:
             from ._chunk_pool import chunk_files
@@ -139,6 +145,7 @@ def chunk_one(path: str, args, rp, chunker, out) -> AdachunkError | None:
         if _streamable(path, args, rp) and _write_streamed(out, path, chunker, rp, args):
             return None
         doc = _read(path, args)
+        doc.id = doc_id(path, args)
         if len(doc.text) > (args.segment_chars or segment_chars()):
             _write_segmented(out, doc, chunker, rp, args.segment_chars or segment_chars())
             return None
@@ -155,6 +162,18 @@ def chunk_one(path: str, args, rp, chunker, out) -> AdachunkError | None:
     for rec in enrich_records(records, doc, rp.policy):
         out.write(dumps(rec) + "\n")
     return None
+
+
+def doc_id(path: str, args) -> str:
+    """The document's id, by the rule ``adachunk run`` keys documents with: its path relative to
+    the deepest folder holding every input, suffix included (``a.md`` and ``a.html`` are two)."""
+    return document_key(path, _root(tuple(args.inputs), os.getcwd()))
+
+
+@functools.lru_cache(maxsize=8)
+def _root(inputs: tuple[str, ...], cwd: str):
+    """The inputs' root, found once per command (``cwd``: relative inputs resolve against it)."""
+    return input_root(list(inputs))
 
 
 def _streamable(path: str, args, rp) -> bool:
@@ -180,13 +199,13 @@ def _write_streamed(out, path: str, chunker, rp, args) -> bool:
     facts = text_facts(path, path, args.errors)
     if facts.chars <= limit:
         return False
-    doc_id = os.path.splitext(os.path.basename(path))[0]
-    stub = Document(id=doc_id, text="", source=path)
+    key = doc_id(path, args)
+    stub = Document(id=key, text="", source=path)
     pages, index, pending = PageCounter(facts.has_pages), 0, None
     for offset, text in segments(path, path, limit, args.errors):
-        part = chunker(Document(id=doc_id, text=text, source=path, pages=pages.pages(text),
+        part = chunker(Document(id=key, text=text, source=path, pages=pages.pages(text),
                                 meta={"format": "markdown", "segment": [offset, offset + len(text)]}))
-        chunks = [shift_chunk(c, offset, index + i, doc_id, rp.fingerprint, facts.content_hash)
+        chunks = [shift_chunk(c, offset, index + i, key, rp.fingerprint, facts.content_hash)
                   for i, c in enumerate(part.chunks)]
         index += len(chunks)
         records = [chunk_record(c, stub, rp.name, rp.fingerprint, part.splitter) for c in chunks]

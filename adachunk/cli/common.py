@@ -70,6 +70,13 @@ def add_ocr_flag(p) -> None:
                         "installed) or off (such a page is ADA309)")
 
 
+def add_exclude_flag(p) -> None:
+    """``--exclude PATTERN`` of the commands that expand folders (added to ``.adachunkignore``'s)."""
+    p.add_argument("--exclude", action="append", default=[], metavar="PATTERN",
+                   help="skip a folder's or glob's files matching this gitignore-style pattern (repeatable; "
+                        "added to the folder's .adachunkignore: e.g. --exclude README.md --exclude 'drafts/')")
+
+
 class _AllowRemoteLLM(argparse.Action):
     """Sets ``ADACHUNK_ALLOW_REMOTE_LLM=1`` when parsed, so worker processes inherit it."""
 

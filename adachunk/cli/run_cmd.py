@@ -6,13 +6,14 @@ import json
 import re
 import sys
 
-from .common import add_ocr_flag, add_solver_flags, print_flag_notes, solver_overrides
+from .common import add_exclude_flag, add_ocr_flag, add_solver_flags, print_flag_notes, solver_overrides
 
 
 def add_parsers(sub) -> list[str]:
     """Register ``run`` and ``search``."""
     p = sub.add_parser("run", help="adaptive chunking of a corpus: best candidate per document → JSONL, Parquet, vector index")
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="files, folders or globs (.md .txt .json .pdf .docx .html)")
+    add_exclude_flag(p)
     p.add_argument("--out", "-o", default="out", help="output folder (default: out)")
     p.add_argument("--workers", "-j", type=int, help="worker processes (default: the machine's cores)")
     p.add_argument("--resume", action="store_true",
@@ -57,7 +58,8 @@ def run(args) -> int:
                      backend=args.backend, scheduler=args.scheduler, overrides=solver_overrides(args),
                      errors=args.errors, postprocess=not args.no_postprocess, sink=args.sink,
                      qdrant_url=args.qdrant_url, progress=False if args.quiet else None, prune=args.prune,
-                     wait=args.wait, ship_inputs=args.ship_inputs, ocr=args.ocr, device=args.device)
+                     wait=args.wait, ship_inputs=args.ship_inputs, ocr=args.ocr, device=args.device,
+                     exclude=args.exclude)
     if not args.quiet:
         _report(res)
     return 0 if res.ok else 2
@@ -83,6 +85,9 @@ def _report(res) -> None:
         print(f"  selection: {unscored} of {chunked} documents had nothing to compare "
               "(decided by select.unscored)", file=sys.stderr)
     docs = summary.get("documents", {})
+    if docs.get("ignored"):
+        print(f"  skipped: {len(docs['ignored'])} file(s) named by .adachunkignore/--exclude "
+              f"({', '.join(docs['ignored'][:5])}{', ...' if len(docs['ignored']) > 5 else ''})", file=sys.stderr)
     for line in (docs.get("aliases") or [])[:20] + (docs.get("dropped") or [])[:20]:
         print(f"  note: {line}", file=sys.stderr)
     for f in summary.get("failures", [])[:20]:

@@ -11,6 +11,7 @@ allowed), else ``ADA313``.
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from ..errors import InputError, Location, ProfileError
@@ -43,8 +44,9 @@ def _chunks_error(message: str, path: str, line: int | None = None, hint: str | 
     return InputError(code=CHUNKS_ERROR, message=message, location=Location(path, line), hint=hint)
 
 
-def read_records(path: str, doc_id: str) -> list[dict]:
-    """The JSONL records of ``path`` that belong to ``doc_id`` (all when none names a doc_id)."""
+def read_records(path: str, doc_id: str, also: tuple[str, ...] = ()) -> list[dict]:
+    """The JSONL records of ``path`` that belong to ``doc_id`` or to one of the ``also`` names
+    (all when none names a doc_id)."""
     try:
         with open(path, encoding="utf-8") as fh:
             lines = fh.read().splitlines()
@@ -65,7 +67,7 @@ def read_records(path: str, doc_id: str) -> list[dict]:
         rec["_line"] = no
         records.append(rec)
     if any("doc_id" in r for r in records):
-        mine = [r for r in records if str(r.get("doc_id")) == doc_id]
+        mine = [r for r in records if str(r.get("doc_id")) in (doc_id, *also)]
         if not mine:
             raise _chunks_error(f"no chunk record has doc_id '{doc_id}'", path,
                                 hint="score the document the chunks were made from")
@@ -141,7 +143,8 @@ def chunks_from_file(path: str, doc, fingerprint: str, counter) -> list:
     """Chunk objects for the records of ``path`` (see :func:`spans_from_records`)."""
     from ..api import build_chunks
 
-    spans = spans_from_records(read_records(path, doc.id), doc.text, path)
+    # chunk and run name a file by its path (a parsed JSON's document_name aside): both match
+    spans = spans_from_records(read_records(path, doc.id, (os.path.basename(doc.source or ""),)), doc.text, path)
     counts: dict[str, int] = {}
 
     def count(t: str) -> int:  # a span is counted once even though tokens and size both need it

@@ -6,8 +6,8 @@ Each line is a JSON object::
      "evidence": [[1234, 1302]], "answer": "Revenue grew by 9.7%"}
 
 * ``question`` (string) and ``doc`` (string) are required. ``doc`` names a document by its id
-  (the file stem, as :func:`adachunk.ingest.read_document` gives it), its source path, or its
-  file name.
+  (its path from the inputs' root, as ``adachunk run`` gives it), its source path, its file
+  name or its file stem.
 * ``evidence``: character spans ``[start, end)`` into the document text (code points, as every
   adachunk offset). All spans of a line are required evidence together (coverage counts them all).
   ``evidence_text`` (optional, one string per span) is checked against the slices, so a QA set

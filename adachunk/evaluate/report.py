@@ -40,15 +40,20 @@ class EvalReport:
 def read_documents(inputs: Iterable[str], errors: str = "strict") -> tuple[dict[str, Document], list[str]]:
     """The input documents by id (files, folders, globs as ``adachunk run`` takes them).
 
-    Two inputs with the same id (file stem) keep the first; the second is reported.
+    Ids as ``adachunk run`` gives them (the path relative to the inputs' root; a parsed JSON's
+    ``document_name``). Two inputs with the same id keep the first; the second is reported.
     """
     from ..ingest import read_document, supported_suffixes
-    from ..ingest.discover import expand_inputs
+    from ..ingest.discover import document_key, expand_inputs, input_root
 
+    inputs = list(inputs)
+    root = input_root(inputs)
     docs: dict[str, Document] = {}
     notes = []
     for path in expand_inputs(inputs, supported_suffixes()):
         doc = read_document(path, errors=errors)
+        if doc.id == Path(path).name:  # run's id (a parsed JSON's document_name stays: QA files name it)
+            doc.id = document_key(path, root)
         if doc.id in docs:
             notes.append(f"{path}: document id {doc.id!r} already read from {docs[doc.id].source}; skipped")
             continue

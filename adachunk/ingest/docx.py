@@ -112,7 +112,7 @@ def read_docx(path: Path, source: str, errors: str = "strict", options: DocxOpti
         options: conversion options (defaults when None, as ``run`` and ``chunk`` read it).
     """
     path = Path(path)
-    return convert_docx(_read_bytes(path, source), source, options).document(doc_id=path.stem, source=source)
+    return convert_docx(_read_bytes(path, source), source, options).document(doc_id=path.name, source=source)
 
 
 __all__ = ["DocxOptions", "convert_docx", "docx_blocks", "read_docx"]

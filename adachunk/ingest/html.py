@@ -172,7 +172,7 @@ def read_html(path: Path, source: str, errors: str = "strict", options: HtmlOpti
     """
     path = Path(path)
     text = decode_html(_read_bytes(path, source), source, errors)
-    return convert_html(text, source, options).document(doc_id=path.stem, source=source)
+    return convert_html(text, source, options).document(doc_id=path.name, source=source)
 
 
 __all__ = ["HtmlOptions", "convert_html", "decode_html", "declared_encoding", "html_blocks", "read_html"]

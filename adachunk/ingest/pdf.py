@@ -227,7 +227,7 @@ def convert_pdf(path: str | Path, options: PdfOptions | None = None, *, source: 
     pages, meta = backend(data, src, opts)
     out = render(pages, opts.furniture)
     meta = {"format": "pdf", "backend": opts.backend, "page_count": len(pages), **meta}
-    return Document(id=p.stem, text=out.text, source=src, pages=out.pages, split_points=out.split_points,
+    return Document(id=p.name, text=out.text, source=src, pages=out.pages, split_points=out.split_points,
                     titles=out.titles, meta=meta)
 
 

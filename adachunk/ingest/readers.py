@@ -174,7 +174,7 @@ def markdown_pages(text: str) -> list[Page] | None:
 def read_markdown(path: Path, source: str, errors: str = "strict") -> Document:
     """Markdown or plain text: the file's text as is, pages from PageBreak markers."""
     text = read_text_bytes(_read_bytes(path, source), source, errors)
-    return Document(id=path.stem, text=text, source=source, pages=markdown_pages(text), meta={"format": "markdown"})
+    return Document(id=path.name, text=text, source=source, pages=markdown_pages(text), meta={"format": "markdown"})
 
 
 readers.register(".markdown", read_markdown)
@@ -195,7 +195,7 @@ def read_parsed_json(path: Path, source: str, errors: str = "strict") -> Documen
         raise InputError(code="ADA304", message="JSON nested too deeply (thousands of levels of arrays/objects)",
                          location=Location(source), hint="expected the paper's flat format: document_name, "
                          "full_text, pages, split_points") from None
-    return document_from_parsed(obj, source, fallback_id=path.stem)
+    return document_from_parsed(obj, source, fallback_id=path.name)
 
 
 def _doc_id(name: Any, fallback: str, source: str) -> str:
@@ -209,7 +209,7 @@ def _doc_id(name: Any, fallback: str, source: str) -> str:
         return name
     shown = repr(name) if len(repr(name)) <= 80 else repr(name)[:77] + "..."
     notice("ADA403", f"document_name {shown} is not a usable document id (a string without path "
-           f"separators); the file stem '{fallback}' is used", source, category=InputWarning)
+           f"separators); the file name '{fallback}' is used", source, category=InputWarning)
     return fallback
 
 

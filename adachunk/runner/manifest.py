@@ -13,13 +13,14 @@ documents. The chunk ids add the text's hash, so an edited document gets new ids
 
 from __future__ import annotations
 
-import glob
 import json
 import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
+
+from ..ingest.discover import document_key, input_root
 
 log = logging.getLogger("adachunk.run")
 
@@ -32,34 +33,6 @@ class Input:
 
     source: str
     key: str
-
-
-def _root_of(item: str) -> Path:
-    """The folder an input item stands for: itself, a glob's fixed prefix, or a file's parent."""
-    if any(ch in item for ch in "*?[") and not os.path.exists(item):
-        fixed = []
-        for part in Path(item).parts:
-            if glob.has_magic(part):
-                break
-            fixed.append(part)
-        return Path(*fixed).resolve() if fixed else Path.cwd().resolve()
-    p = Path(item).resolve()
-    return p if p.is_dir() else p.parent
-
-
-def input_root(items: Sequence[str]) -> Path:
-    """The deepest folder holding every input item."""
-    roots = [str(_root_of(i)) for i in items] or [str(Path.cwd().resolve())]
-    return Path(os.path.commonpath(roots))
-
-
-def document_key(path: str, root: Path) -> str:
-    """``path`` resolved, relative to ``root`` in POSIX form (absolute when outside it)."""
-    real = Path(path).resolve()
-    try:
-        return real.relative_to(root).as_posix()
-    except ValueError:
-        return real.as_posix()
 
 
 def _identity(path: str) -> tuple[Any, ...]:

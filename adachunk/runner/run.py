@@ -50,7 +50,8 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
                scheduler: str | None = None, overrides: dict[str, Any] | None = None, errors: str = "strict",
                postprocess: bool = True, sink: str | None = None, qdrant_url: str | None = None,
                progress: bool | None = None, prune: bool = False, wait: float = 0.0,
-               ship_inputs: bool = False, ocr: str = "auto", device: str | None = None) -> RunSummary:
+               ship_inputs: bool = False, ocr: str = "auto", device: str | None = None,
+               exclude: Iterable[str] = ()) -> RunSummary:
     """Adaptive chunking of every input; see docs/run.md for the output files.
 
     The output folder is locked for the whole run and ends holding exactly its manifest's
@@ -79,6 +80,9 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
             installed) or ``off``.
         device: ``auto``, ``cpu`` or ``cuda``: where the embedders run in this run, whatever the
             profile says (None: the profile's); see :mod:`adachunk.models.device`.
+        exclude: gitignore-style patterns of a folder's (or glob's) files that are not documents,
+            added to each folder's ``.adachunkignore`` (:class:`adachunk.ingest.discover.IgnoreRules`);
+            the summary lists the files skipped under ``documents.ignored``.
 
     Raises:
         ProfileError: ADA222 when ``device`` is not usable on this machine (before any work).
@@ -88,17 +92,17 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
             return run_corpus(inputs, profile, out, workers=workers, resume=resume, backend=backend,
                               scheduler=scheduler, overrides=overrides, errors=errors, postprocess=postprocess,
                               sink=sink, qdrant_url=qdrant_url, progress=progress, prune=prune, wait=wait,
-                              ship_inputs=ship_inputs, ocr=ocr)
+                              ship_inputs=ship_inputs, ocr=ocr, exclude=exclude)
     t0 = time.perf_counter()
     rp, index, opts = _resolve_settings(profile, backend, overrides, sink, qdrant_url, errors, postprocess, ocr)
     check_extras(rp, index, opts.index, backend)
     check_embedders(rp, index, opts.index)
     out = Path(out)
-    sources, warnings = _plan(list(inputs), out)
+    sources, warnings, ignored = _plan(list(inputs), out, list(exclude))
     with OutputLock(out, wait=wait), default_store(out / ".adachunk" / "analysis") as astore:
         work = _select_work(out, rp, opts, sources, resume, prune)
         _execute(work.todo, opts, work.store, backend, scheduler, workers, progress, ship_inputs)
-        summary = _commit_folder(out, astore, work, rp, opts, index, warnings, t0)
+        summary = _commit_folder(out, astore, work, rp, opts, index, warnings, ignored, t0)
     totals = summary["totals"]
     return RunSummary(out, len(work.sources), len(work.todo), len(work.sources) - len(work.todo), totals["failed"],
                       totals["chunks"], time.perf_counter() - t0, summary)
@@ -147,7 +151,7 @@ def _select_work(out: Path, rp, opts: JobOptions, sources: list, resume: bool, p
 
 
 def _commit_folder(out: Path, astore, work: _Work, rp, opts: JobOptions, index: IndexSpec,
-                   warnings: list[str], t0: float) -> dict:
+                   warnings: list[str], ignored: list[str], t0: float) -> dict:
     """Bring the folder to this run's manifest: stale results forgotten, the outputs written
     (:func:`_write_outputs`), the manifest saved, the folder's analysis cache trimmed to its
     documents; returns the summary."""
@@ -156,7 +160,7 @@ def _commit_folder(out: Path, astore, work: _Work, rp, opts: JobOptions, index: 
                         {i.key: work.store.manifest_entry(i.source, i.key) for i in docs})
     work.store.forget(work.previous, manifest)
     notes = {"documents": {"listed": len(work.sources), "kept": len(work.kept), "dropped": work.dropped,
-                           "aliases": warnings}}
+                           "aliases": warnings, "ignored": ignored}}
     summary = _write_outputs(out, [i.source for i in docs], work.store, rp, index if opts.index else None, notes, t0)
     manifest.save()
     if astore is not None and astore.root == (out / ".adachunk" / "analysis").resolve():
@@ -165,15 +169,17 @@ def _commit_folder(out: Path, astore, work: _Work, rp, opts: JobOptions, index: 
     return summary
 
 
-def _plan(items: list[str], out: Path) -> tuple[list, list[str]]:
+def _plan(items: list[str], out: Path, exclude: list[str]) -> tuple[list, list[str], list[str]]:
     """The run's inputs (files, folders, globs expanded; aliases reported) without the output
-    folder's own files, and the warnings to put in the summary."""
-    sources, warnings = plan_inputs(expand_inputs(items, supported_suffixes()), items)
+    folder's own files, the warnings to put in the summary, and the files the ignore rules
+    skipped (``.adachunkignore``, ``exclude``)."""
+    ignored: list[str] = []
+    sources, warnings = plan_inputs(expand_inputs(items, supported_suffixes(), exclude, ignored), items)
     inside = [i for i in sources if Path(i.source).resolve().is_relative_to(out.resolve())]
     if inside:  # the folder's own JSON files (results, summary) are never inputs
         warnings.append(f"{len(inside)} file(s) inside the output folder {out} skipped")
         sources = [i for i in sources if i not in inside]
-    return sources, warnings
+    return sources, warnings, ignored
 
 
 def _write_outputs(out: Path, sources: list[str], store: ResultStore, rp, index, notes: dict,

@@ -21,11 +21,15 @@ def read_corpus(inputs: Iterable[str], errors: str = "strict") -> dict[str, Any]
     """Documents of the inputs (files, folders, globs) keyed by id, in input order; a second
     document with an id already seen is skipped with a warning (ids key folds and QA lines)."""
     from ..ingest import read_document, supported_suffixes
-    from ..ingest.discover import expand_inputs
+    from ..ingest.discover import document_key, expand_inputs, input_root
 
+    inputs = list(inputs)
+    root = input_root(inputs)
     docs: dict[str, Any] = {}
-    for path in expand_inputs(list(inputs), supported_suffixes()):
+    for path in expand_inputs(inputs, supported_suffixes()):
         doc = read_document(path, errors=errors)
+        if doc.id == Path(path).name:  # run's id (a parsed JSON's document_name stays: QA files name it)
+            doc.id = document_key(path, root)
         if doc.id in docs:
             log.warning("%s: document id %r already read from %s; skipped", path, doc.id, docs[doc.id].source)
             continue
