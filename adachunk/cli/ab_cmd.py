@@ -94,11 +94,16 @@ def _print_table(summary: dict) -> None:
     pa, pb = summary["profiles"]["a"]["label"], summary["profiles"]["b"]["label"]
     print(f"A = {pa}, B = {pb}; {summary['documents']['compared']} documents; values in percentage points")
     print(f"{'metric':<7}{'A':>8}{'B':>8}{'B-A':>8}  {'95% CI':<18}{'p':>8}")
+    unmeasured = [m for m, s in summary["metrics"].items() if s["mean_a"] is None and s["mean_b"] is None]
     for m, s in summary["metrics"].items():
+        if m in unmeasured:
+            continue
         fmt = lambda v, sign="": "-" if v is None else f"{v:{sign}.2f}"  # noqa: E731 - local formatting helper
         ci = "-" if s["ci95"] is None else f"[{s['ci95'][0]:+.2f}, {s['ci95'][1]:+.2f}]"
         p = "-" if s["p_value"] is None else f"{s['p_value']:.4f}"
         print(f"{m:<7}{fmt(s['mean_a']):>8}{fmt(s['mean_b']):>8}{fmt(s['delta'], '+'):>8}  {ci:<18}{p:>8}")
+    if unmeasured:  # the profiles' metrics.weights name only the others: nothing to compare
+        print(f"not measured (neither profile weighs them in metrics.weights): {', '.join(unmeasured)}")
     o = summary["outcomes"]
     print(f"weighted score per document: B better {o['b_better']}, A better {o['a_better']}, tie {o['tie']}; "
           f"boundaries differ in {summary['boundaries']['documents_differing']} documents")
@@ -112,6 +117,11 @@ def _print_table(summary: dict) -> None:
     more = len(summary["boundaries"]["documents"]) - MAX_PRINTED
     if more > 0:
         print(f"  ... {more} more documents in summary.json")
-    moved = ", ".join(f"{r} ({v['moved_cuts']} cuts in {v['documents']} docs)" for r, v in list(rules.items())[:6])
+    moved = ", ".join(f"{r} ({_n(v['moved_cuts'], 'cut')} in {_n(v['documents'], 'doc')})" for r, v in list(rules.items())[:6])
     print(f"rules behind the moved boundaries: {moved or 'none'}; "
           f"{summary['boundaries'].get('unexplained_cuts', 0)} moved cuts without a rule difference")
+
+
+def _n(count: int, noun: str) -> str:
+    """``"1 cut"``, ``"2 cuts"``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

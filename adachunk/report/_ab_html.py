@@ -77,16 +77,21 @@ def _table(table_id: str, head: Sequence[str], rows: Sequence[str], left: int = 
 
 
 def _metrics_table(summary: dict[str, Any]) -> str:
-    rows = []
+    rows, unmeasured = [], []
     for m in METRICS:
         s = summary["metrics"][m]
+        if s["mean_a"] is None and s["mean_b"] is None:
+            unmeasured.append(m.upper())
+            continue
         ci = "–" if s["ci95"] is None else f"[{_num(s['ci95'][0], 2, True)}, {_num(s['ci95'][1], 2, True)}]"
         p = "–" if s["p_value"] is None else f"{s['p_value']:.4f}"
         rows.append(f'<tr><td class="l">{m.upper()} <span class="muted">{NAMES[m]}</span></td>'
                     f"<td>{_num(s['mean_a'])}</td><td>{_num(s['mean_b'])}</td>{_delta_cell(s['delta'])}"
                     f"<td>{ci}</td><td>{p}</td><td>{s['n']}</td><td>{s['b_higher']} / {s['a_higher']}</td></tr>")
     head = ["metric", "A mean", "B mean", "Δ B−A (pp)", "95% CI", "p (Wilcoxon)", "pairs", "B higher / A higher"]
-    return _table("metrics", head, rows)
+    note = (f'<p class="muted">Not measured: {", ".join(unmeasured)} (neither profile weighs them in '
+            "<code>metrics.weights</code>; add a weight to compare them).</p>") if unmeasured else ""
+    return _table("metrics", head, rows) + note
 
 
 def _outcomes_table(summary: dict[str, Any]) -> str:

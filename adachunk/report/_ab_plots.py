@@ -70,7 +70,7 @@ def plot_metrics(path: Path, summary: dict[str, Any]) -> Path:
                 ax.scatter([p + j for j in _jitter(len(vals))], vals, s=10, color=color, zorder=3)
     for i, m in enumerate(METRICS):
         if all(r["a"][m] is None and r["b"][m] is None for r in rows):  # say why the slot is empty
-            ax.text(i * 3 + 1.5, 0.5, "no values", transform=ax.get_xaxis_transform(), ha="center",
+            ax.text(i * 3 + 1.5, 0.5, "not measured (not weighed)", transform=ax.get_xaxis_transform(), ha="center",
                     color="#888888", fontsize=8)
     ax.set_xticks([i * 3 + 1.5 for i in range(len(METRICS))], [m.upper() for m in METRICS])
     ax.set_xlim(0, len(METRICS) * 3)
@@ -115,7 +115,7 @@ def plot_deltas(path: Path, summary: dict[str, Any]) -> Path:
         colors = [COLORS[1] if v > 0 else COLORS[0] if v < 0 else "#888888" for v in vals]
         ax.scatter([i + j for j in _jitter(len(vals), 0.25)], vals, s=14, c=colors, zorder=3)
         if not vals:
-            ax.text(i, 0.5, "no values", transform=ax.get_xaxis_transform(), ha="center", color="#888888", fontsize=8)
+            ax.text(i, 0.5, "not measured (not weighed)", transform=ax.get_xaxis_transform(), ha="center", color="#888888", fontsize=8)
         stat = summary["metrics"][m]
         if stat["delta"] is not None:
             lo, hi = stat["ci95"]
