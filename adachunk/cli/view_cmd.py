@@ -130,7 +130,7 @@ def run_view(args, run_dir: Path, doc_sel: str | None):
         meta["winner score"] = decision["winner_score"]
     if decision.get("decided_by"):
         meta["decided by"] = decision["decided_by"]
-    others = [f"{c['name']} {c.get('stats', {}).get('chunks', '?')} chunks"
+    others = [f"{c['name']} {_count(c.get('stats', {}).get('chunks'))}"
               + (f", score {c['score']}" if c.get("score") is not None else "")
               for c in decision.get("candidates", [])]
     if others:
@@ -138,6 +138,10 @@ def run_view(args, run_dir: Path, doc_sel: str | None):
     meta.update(profile=mine[0].get("profile", "?"), fingerprint=str(mine[0].get("profile_fingerprint", ""))[:16],
                 characters=len(text))
     return ViewData(doc_id, text, structures, None, None, chunks, cuts, meta), labels
+
+
+def _count(n) -> str:
+    return "? chunks" if n is None else f"{n} chunk{'' if n == 1 else 's'}"
 
 
 def _run_text(args, mine: list[dict]):
