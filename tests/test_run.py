@@ -80,6 +80,27 @@ def test_search_finds_indexed_chunks(corpus, fast_profile, tmp_path, capsys):
     assert any("financial" in h["source"] for h in hits)
 
 
+def test_search_table_shows_pages(fast_profile, tmp_path, capsys):
+    """The table of `search` names each hit's pages (as `--format json` does) when it has any."""
+    from adachunk.cli.run_cmd import _pages
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "paged.md").write_text("# Title\n\nPage one about leases.\n\n<!-- PageBreak -->\n\n"
+                                     "Page two about the maturity of lease liabilities.\n", encoding="utf-8")
+    (corpus / "plain.md").write_text("# Plain\n\nNo page markers in this lease note.\n", encoding="utf-8")
+    out = tmp_path / "out"
+    run_corpus([str(corpus)], fast_profile, out, workers=1, progress=False)
+    capsys.readouterr()
+    assert main(["search", str(out), "maturity of lease liabilities", "-k", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any("paged.md #0 pp. 1-2 [Title]" in x for x in lines)
+    assert any("plain.md #0 [Plain]" in x for x in lines)  # no pages: no column text
+    assert main(["search", str(out), "maturity of lease liabilities", "-k", "2", "--format", "json"]) == 0
+    assert {h["doc_id"]: h["pages"] for h in json.loads(capsys.readouterr().out)}["paged.md"] == [1, 2]
+    assert (_pages([3]), _pages([1, 2, 3, 5, 7, 8]), _pages([])) == ("p. 3", "pp. 1-3, 5, 7-8", "")
+
+
 def test_deterministic_and_rerun_upserts(corpus, fast_profile, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     run_corpus([str(corpus)], fast_profile, a, workers=2, progress=False)

@@ -143,3 +143,55 @@ def test_detect_html_shows_structures_without_cuts(tmp_path):
                  "-o", str(out)]) == 0
     p = parse(out.read_text(encoding="utf-8"))
     assert not p.cuts and "article_heading" in out.read_text(encoding="utf-8")
+
+
+def _run_folder(tmp_path, sink="none"):
+    """A tiny `adachunk run` output folder: the finance excerpt and a two-page Markdown file."""
+    import shutil
+
+    from adachunk.runner import run_corpus
+
+    from .conftest import FAST_PROFILE
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(EXAMPLES / "financial_report_excerpt.md", corpus)
+    (corpus / "paged.md").write_text("# Title\n\nPage one about leases.\n\n<!-- PageBreak -->\n\n"
+                                     "Page two about the maturity of lease liabilities.\n", encoding="utf-8")
+    profile = tmp_path / "fast.yaml"
+    profile.write_text(FAST_PROFILE)
+    out = tmp_path / "out"
+    assert run_corpus([str(corpus)], str(profile), out, workers=1, progress=False, sink=sink).ok
+    return corpus, out
+
+
+def test_view_of_a_run_folder_draws_the_winner(tmp_path, capsys):
+    """`view OUT_DIR DOC` draws the chunks `run` chose (chunks.jsonl), not a fresh DP chunking,
+    and names the winner of decisions.jsonl; without the source file the text comes from the chunks."""
+    import json
+
+    corpus, out = _run_folder(tmp_path)
+    doc = "financial_report_excerpt.md"
+    mine = [json.loads(x) for x in (out / "chunks.jsonl").read_text(encoding="utf-8").splitlines()]
+    mine = [c for c in mine if c["doc_id"] == doc]
+    decision = next(json.loads(x) for x in (out / "decisions.jsonl").read_text(encoding="utf-8").splitlines()
+                    if json.loads(x)["doc_id"] == doc)
+    text = (EXAMPLES / doc).read_text(encoding="utf-8")
+    for argv in (["view", str(out), doc], ["view", "--run", str(out), str(corpus / doc)]):
+        page_file = tmp_path / "run.html"
+        assert main([*argv, "-o", str(page_file)]) == 0
+        page = page_file.read_text(encoding="utf-8")
+        p = parse(page)
+        assert len(p.cuts) == len(mine) - 1
+        assert [int(c["title"].split(" at ")[1].split()[0]) for c in p.cuts] == [c["start"] for c in mine[1:]]
+        assert f"winner: {decision['winner']}" in page and f"chunks: {len(mine)}" in page
+        assert "".join(p.doc_text) == text
+    (corpus / doc).unlink()  # the source is gone: the text is put together from the chunks
+    assert main(["view", str(out), doc, "-o", str(tmp_path / "gone.html")]) == 0
+    p = parse((tmp_path / "gone.html").read_text(encoding="utf-8"))
+    assert "".join(p.doc_text) == text and len(p.cuts) == len(mine) - 1
+    capsys.readouterr()
+    assert main(["view", str(out), "-o", str(tmp_path / "x.html")]) == 2  # two documents: name one
+    assert "name one of: financial_report_excerpt.md, paged.md" in capsys.readouterr().err
+    assert main(["view", str(out), "nope.md", "-o", str(tmp_path / "x.html")]) == 2
+    assert "no document 'nope.md'" in capsys.readouterr().err

@@ -96,6 +96,21 @@ def _report(res) -> None:
         print(f"  failed: {f['error'] if named else f['source'] + ': ' + f['error']}", file=sys.stderr)
 
 
+def _pages(pages) -> str:
+    """``p. 3`` / ``pp. 1-2, 5``: a hit's page numbers in the table (empty when it has none)."""
+    nums = sorted({int(p) for p in pages or ()})
+    if not nums:
+        return ""
+    runs: list[list[int]] = []
+    for n in nums:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    return f"{'p.' if len(nums) == 1 else 'pp.'} {text}"
+
+
 def _search(args) -> int:
     from ..api import load_embedder, open_sink, read_index_meta
 
@@ -113,7 +128,9 @@ def _search(args) -> int:
     for i, h in enumerate(hits, 1):
         path = " > ".join(h.get("heading_path") or []) or "-"
         snippet = " ".join((h.get("text") or "").split())[:160]
-        print(f"{i}. {h['score']:.3f}  {h.get('doc_id')} #{h.get('index')} [{path}]\n   {snippet}")
+        pages = _pages(h.get("pages"))
+        print(f"{i}. {h['score']:.3f}  {h.get('doc_id')} #{h.get('index')}{' ' + pages if pages else ''} [{path}]"
+              f"\n   {snippet}")
         wide = h.get("expanded")
         if wide:
             print(f"   ⤷ {args.expand}: {wide['start']}..{wide['end']} ({len(wide['ids'])} chunks) "

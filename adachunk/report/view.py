@@ -123,7 +123,7 @@ def _cut_title(i: int, cut: dict, text: str) -> str:
     for c in cut.get("contributions", []):
         lines.append(f"{c['rule']} ({c['label']}) {c['side']} {c['shape']}: {c['value']}")
     if not cut.get("contributions"):
-        lines.append("no rule punishes this position")
+        lines.append(cut.get("note") or "no rule punishes this position")
     return "\n".join(lines)
 
 
