@@ -91,6 +91,7 @@ SERVICES: dict[str, str] = {
     "build_view": "adachunk.report.view:build_view",
     "render_view": "adachunk.report.view:render_view",
     "default_labels": "adachunk.report.view:default_labels",
+    "ViewData": "adachunk.report.view:ViewData",
     # ab, eval, tune
     "ab_condition": "adachunk.report.ab:parse_condition",
     "require_report_extra": "adachunk.report.ab:require_report_extra",

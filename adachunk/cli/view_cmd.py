@@ -108,7 +108,7 @@ def run_view(args, run_dir: Path, doc_sel: str | None):
     chunks (the structures of ``--profile`` are then drawn too); otherwise it is put together from
     the chunk texts. There is no cost heatmap: the winner may not be the DP.
     """
-    from ..report.view import ViewData
+    from ..api import ViewData
     from ..types import Chunk
 
     records = _jsonl(run_dir / "chunks.jsonl")
