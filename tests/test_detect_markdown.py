@@ -562,3 +562,13 @@ _LINE = st.one_of(_PIECES, _PIECES.flatmap(lambda p: st.text(max_size=12).map(la
 def test_property_random_markdownish_text(lines, eol, final):
     text = eol.join(lines) + (eol if final else "")
     check_invariants(text, parse_blocks(text))
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n", "\r"])
+def test_indented_code_opening_on_a_whitespace_line_starts_at_its_content(eol):
+    """Found by the property test above (random seed): an indented code block whose first line is
+    a tab alone started on that line's line break."""
+    text = eol.join(["# Head", "\t", "    - subsub"])
+    blocks = parse_blocks(text)
+    check_invariants(text, blocks)
+    assert [(b.label, text[b.start:b.end]) for b in blocks] == [("heading", "# Head"), ("code", "- subsub")]

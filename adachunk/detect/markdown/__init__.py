@@ -130,6 +130,10 @@ class _Walker:
             elif kind is mm.Paragraph:
                 out.append(lm.span("paragraph", first, last, chain))
             elif kind is bt.BlockCode or kind is bt.CodeFence:
+                # an indented block may open on a whitespace-only line ("\t"): its span starts
+                # at its first line with content, never on a line break
+                while first < last and lm.is_blank(first, quotes):
+                    first += 1
                 out.append(lm.span("code", first, last, chain))
             elif kind is bt.ThematicBreak:
                 out.append(lm.span("thematic_break", first, first, chain))
