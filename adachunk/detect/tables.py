@@ -37,11 +37,11 @@ from pydantic import Field
 from ..registry import detectors
 from ..types import SpanArrays, Structure, span_arrays
 from .base import DetectContext, Detector, DetectorParams
+from .document import _PAGE_BREAK
 
 _TITLE_CHARS = 160  # a statement's title or unit line, not a paragraph of prose
 _TITLE_LINES = 2  # "Consolidated Statements of Cash Flows" and "(in millions)"
 _MARKER = re.compile(r"<[^<>\n]{1,40}>|<!--[^\n]*-->")
-_PAGE_BREAK = re.compile(r"<!--[ \t]*PageBreak[ \t]*-->")
 _ROWS = re.compile(r"(?m)(?:^[ \t]*\|[^\n]*(?:\n|\Z)){2,}")
 _TABLE_MARKER = re.compile(r"[ \t]*<Table>[ \t]*\n\Z")
 _TABLE_CLOSE = re.compile(r"\r?\n[ \t]*</Table>[ \t]*(?=\r?\n|\Z)")
@@ -78,6 +78,11 @@ def title_lines(text: str, start: int) -> list[tuple[int, str]]:
     return out
 
 
+def is_separator_row(line: str) -> bool:
+    """Whether ``line`` is a pipe table's separator row (``| --- | :-: |``)."""
+    return _SEPARATOR.fullmatch(line.rstrip("\r")) is not None
+
+
 def titled_tables(text: str) -> list[tuple[int, int, int]]:
     """``(start, head end, end)`` of every pipe table: ``start`` its first title line (else its
     ``<Table>`` marker, else its first row), ``head end`` the end of its header row (and separator
@@ -92,9 +97,10 @@ def titled_tables(text: str) -> list[tuple[int, int, int]]:
         if first_end >= 0:
             second_end = text.find("\n", first_end + 1, end)
             second = text[first_end + 1: end if second_end < 0 else second_end]
-            if _SEPARATOR.fullmatch(second.rstrip("\r")):
+            if is_separator_row(second):
                 head_end = end if second_end < 0 else second_end
-        head_end = len(text[:head_end].rstrip("\r"))
+        while head_end > rows_start and text[head_end - 1] == "\r":
+            head_end -= 1
         marker = text.rfind("\n", 0, max(rows_start - 1, 0)) + 1 if rows_start else 0
         start = marker if rows_start and _TABLE_MARKER.fullmatch(text, marker, rows_start) else rows_start
         close = _TABLE_CLOSE.match(text, end)

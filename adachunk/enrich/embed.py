@@ -82,12 +82,10 @@ def _definitions(record: dict[str, Any], definitions: dict[str, str], budget: in
     return "Definitions: " + " ".join(picked) if picked else ""
 
 
-_SEPARATOR = frozenset("|:- \t")
-
-
 def table_header(context: str) -> str:
     """The header row(s) of a table context (its lines that are table rows, the separator row
     left out)."""
-    rows = [ln for ln in context.split("\n")
-            if ln.lstrip().startswith("|") and not ("-" in ln and set(ln.strip()) <= _SEPARATOR)]
+    from ..detect.tables import is_separator_row
+
+    rows = [ln for ln in context.split("\n") if ln.lstrip().startswith("|") and not is_separator_row(ln)]
     return "\n".join(rows)

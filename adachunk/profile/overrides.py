@@ -168,35 +168,36 @@ def sized_candidate(cand: dict, sizes: dict[str, int]) -> dict:
 def cap_postprocess(data: Any, max_size: int | None) -> Any:
     """The profile data with post-processing kept within ``--max-size`` (a re-split above it,
     a merge past it, would undo the flag)."""
-    from .loader import deep_merge
-    from .yamlmarks import MarkedDict
-
     if max_size is None or not isinstance(data, dict):
         return data
     pp = data.get("postprocess") if isinstance(data.get("postprocess"), dict) else {}
     current = {"max_tokens": pp.get("max_tokens", 1100), "merge_max_tokens": pp.get("merge_max_tokens", 1150),
                "min_tokens": pp.get("min_tokens", 100)}
     patch = {k: max_size for k, v in current.items() if isinstance(v, int) and v > max_size}
-    if not patch:
-        return data
-    node = MarkedDict(patch)
-    node.here = ("<override>", 0, 0)
-    node.marks = {k: ("<override>", 0, 0) for k in patch}
-    return deep_merge(data, MarkedDict({"postprocess": node}))
+    return _overridden(data, ("postprocess",), patch) if patch else data
 
 
 def cap_grow(data: Any, max_size: int | None) -> Any:
     """The profile data with ``solver.grow`` kept within ``--max-size``: a size given on the
     command line (or as an API override) is a promise no chunk breaks, a grown table's included."""
-    from .loader import deep_merge
-    from .yamlmarks import MarkedDict
-
     if max_size is None or not isinstance(data, dict) or not isinstance(data.get("solver"), dict):
         return data
     grow = data["solver"].get("grow")
     if not isinstance(grow, dict) or not any(isinstance(v, int) and v > max_size for v in grow.values()):
         return data
-    node = MarkedDict({k: min(v, max_size) if isinstance(v, int) else v for k, v in grow.items()})
+    patch = {k: min(v, max_size) if isinstance(v, int) else v for k, v in grow.items()}
+    return _overridden(data, ("solver", "grow"), patch)
+
+
+def _overridden(data: Any, path: tuple[str, ...], patch: dict[str, Any]) -> Any:
+    """``data`` with ``patch`` merged in at ``path``, its values marked as the command line's
+    (``<override>``: what ``profile show --origins`` and error locations report)."""
+    from .loader import deep_merge
+    from .yamlmarks import MarkedDict
+
+    node = MarkedDict(patch)
     node.here = ("<override>", 0, 0)
-    node.marks = {k: ("<override>", 0, 0) for k in grow}
-    return deep_merge(data, MarkedDict({"solver": MarkedDict({"grow": node})}))
+    node.marks = {k: ("<override>", 0, 0) for k in patch}
+    for key in reversed(path[1:]):
+        node = MarkedDict({key: node})
+    return deep_merge(data, MarkedDict({path[0]: node}))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .bind import HARD
+
 
 def forced_cuts(lat, structures, settings, limit: int) -> tuple[list[int], list[tuple[int, int, int]]]:
     """The lattice indices where the DP must cut, and the grown segments.
@@ -38,8 +40,6 @@ def _edges(lat, s: int, e: int, limit: int) -> tuple[int | None, int | None]:
     """The cheapest cut in the gap before the structure ``[s, e)`` and in the gap after it (the
     last one on ties; None where the gap has no allowed position), or ``(None, None)`` when the
     structure fits in ``limit``."""
-    from .bind import HARD
-
     text, P, S, cost = lat.text, lat.P, lat.S, lat.cost
     while e > s and text[e - 1].isspace():
         e -= 1
