@@ -313,4 +313,6 @@ CODES = {
               "sizes, post-processing, a min_size lowered to fit --max-size)",
     "ADA408": "notice: start-up cache entries removed (adachunk cache prune; the cache keeps itself under "
               "its size cap on every write)",
+    "ADA420": "notice: the selection's static model is being distilled from the bundled MiniLM (once per "
+              "machine; `adachunk models distill` does it ahead)",
 }

@@ -333,6 +333,13 @@ class RetrievalSpec(Section):
         "take part of the reader's budget (measured: with 0.25 the default profile's winners retrieve corpus-wide as "
         "well as with 1 on chroma-dev and better on CLAIR, bench/RESULTS.md); 1 reads the whole budget within the "
         "document")
+    estimate: Literal["exact", "bm25"] | EmbedderSpec = Field(
+        default="exact",
+        description="how the retrieval fit ranks a candidate's chunks for the dense and hybrid readers: exact (with "
+        "the embedder, as the index will: about 1.3 model passes over each document while selecting), bm25 (BM25's "
+        "ranking stands in for them: no model pass) or an embedder spec standing in for the embedder (a static "
+        "model2vec.v1 model: each chunk's visible part, truncated where the embedder would truncate it). The sizes "
+        "and the index always follow the embedder (bench/RESULTS.md, \"The run at the cost of an index\")")
     queries: int = Field(
         default=32, ge=1, le=10**4,
         description="questions the retrieval fit asks per document (fewer when the document has fewer sentences)")
@@ -340,6 +347,14 @@ class RetrievalSpec(Section):
         default=3, ge=1, le=12,
         description="how many sizes an 'auto' candidate expands to: a ladder down from the largest size the regime "
         "can read (the embedder's input limit for dense and hybrid, half the smallest budget), in steps of sqrt(2)")
+
+    def fit_embeds(self) -> bool:
+        """Whether the retrieval fit runs the embedder (dense or hybrid readers, estimated exactly)."""
+        return self.estimate != "bm25" and any(r in ("dense", "hybrid") for r in self.retrievers)
+
+    def fit_uses_bm25(self) -> bool:
+        """Whether the retrieval fit ranks by BM25 (a bm25 or hybrid reader, or the bm25 estimate)."""
+        return self.estimate == "bm25" or any(r in ("bm25", "hybrid") for r in self.retrievers)
 
     # one canonical form: the fingerprint must not depend on how the lists were written
     @field_validator("retrievers", mode="after")

@@ -477,7 +477,7 @@ def _fingerprint(profile: str) -> str:
 def cached(cache: Path, corpus: str, label: str, make: Callable[[], Any],
            valid: Callable[[Any], bool] = lambda v: True) -> Any:
     """``make()``, kept as JSON under ``cache/corpus/label.json`` (made again when ``valid``
-    says a cached value has an older shape)."""
+    says a cached value has an older shape or other document ids)."""
     path = cache / corpus / (label.replace("/", "_").replace(" ", "_") + ".json")
     if path.is_file():
         value = json.loads(path.read_text())
@@ -524,7 +524,8 @@ def chunkings(corpus: Corpus, args) -> list[dict[str, Any]]:
                 split = factory(size)
                 return {d: split(doc.text) for d, doc in corpus.peer_docs.items()}
             t = time.perf_counter()
-            spans = cached(args.cache, corpus.name, f"{key}_{size}", make)
+            spans = cached(args.cache, corpus.name, f"{key}_{size}", make,
+                           valid=lambda v: set(v) == set(corpus.peer_docs))
             out.append({"label": f"{label} {size}", "kind": "peer", "base": "peer", "size": size, "spans": spans,
                         "meta": {}})
             print(f"  {label} {size}: {time.perf_counter() - t:.1f} s", file=sys.stderr)
@@ -532,7 +533,7 @@ def chunkings(corpus: Corpus, args) -> list[dict[str, Any]]:
         t = time.perf_counter()
         # keyed by the default profile's fingerprint: a changed profile is chunked again
         spans = cached(args.cache, corpus.name, f"adachunk_dp_{size}_{_fingerprint('default')}",
-                       lambda size=size: dp_spans(corpus.docs, size))
+                       lambda size=size: dp_spans(corpus.docs, size), valid=lambda v: set(v) == set(corpus.docs))
         out.append({"label": f"adachunk DP {size}", "kind": "dp", "base": "ada", "size": size, "spans": spans,
                     "meta": {}})
         print(f"  DP {size}: {time.perf_counter() - t:.1f} s", file=sys.stderr)
@@ -545,7 +546,7 @@ def chunkings(corpus: Corpus, args) -> list[dict[str, Any]]:
         t = time.perf_counter()
         got = cached(args.cache, corpus.name, f"adachunk_run_{profile}_{_fingerprint(profile)}",
                      lambda profile=profile: run_chunking(corpus.docs, profile),
-                     valid=lambda v: isinstance(v, dict) and "prefix" in v)
+                     valid=lambda v: isinstance(v, dict) and "prefix" in v and set(v["spans"]) == set(corpus.docs))
         label = f"adachunk run --profile {profile}"
         base = {"kind": "run", "base": "ada", "size": None, "spans": got["spans"]}
         out.append({**base, "label": label, "meta": got["meta"]})

@@ -63,23 +63,31 @@ def probe_index(ctx: MetricContext) -> "ProbeIndex":
     from ..analysis import analysis_of
     from ..models.embedders.spans import load_embedder
 
-    emb = load_embedder(regime_embedder(ctx))
+    reader = load_embedder(regime_embedder(ctx))
+    estimate = ctx.retrieval.estimate
+    # a stand-in model ranks what the reader's embedder would read of each chunk (its tokenizer only)
+    emb = reader if estimate == "exact" else load_embedder(estimate)
     mode = ctx.retrieval.long_chunks
     # the vectors are keyed by text, so they share the analysis store's log with ICC/DCC's
     log = analysis_of(ctx.doc).vector_log("emb." + hashlib.sha256(emb.fingerprint.encode()).hexdigest()[:24])
-    return ctx.memo(("rf.index", emb.fingerprint, mode), lambda: ProbeIndex(ctx.doc.text, emb, mode, log))
+    return ctx.memo(("rf.index", emb.fingerprint, reader.fingerprint, mode),
+                    lambda: ProbeIndex(ctx.doc.text, emb, mode, log, reader=None if emb is reader else reader))
 
 
 class ProbeIndex:
     """Dense retrieval over chunkings of one document, sharing sentence embeddings between them."""
 
-    def __init__(self, text: str, embedder: Any, long_chunks: str, log: Any = None):
+    def __init__(self, text: str, embedder: Any, long_chunks: str, log: Any = None, reader: Any = None):
         from ..detect.text_units import split_sentences
         from ..models.embedders.pooling import GridBuilder
         from ..models.embedders.spans import SpanEmbeddings, load_embedder
 
         self.embedder = load_embedder(embedder)
         self.spans = SpanEmbeddings(text, self.embedder, log=log)
+        # the reader's embedder decides what of a chunk is visible; only its tokenizer runs when a
+        # stand-in model (retrieval.estimate) embeds
+        self.reader = self.embedder if reader is None else load_embedder(reader)
+        self._seen = self.spans if reader is None else SpanEmbeddings(text, self.reader)
         self.truncate = long_chunks == "truncate"
         if self.spans.limit is not None:
             starts = {s for s, _ in split_sentences(text)}
@@ -88,10 +96,10 @@ class ProbeIndex:
 
     def visible(self, a: int, b: int) -> int:
         """End of what the embedder reads of ``[a, b)``."""
-        lim = self.embedder.max_tokens
-        if not self.truncate or lim is None or self.spans.fits(a, b):
+        lim = self.reader.max_tokens
+        if not self.truncate or lim is None or self._seen.fits(a, b):
             return b
-        starts = self.spans.tokens().starts
+        starts = self._seen.tokens().starts
         r = int(np.searchsorted(starts, a, side="left")) + lim
         return b if r >= len(starts) else max(a + 1, min(b, int(starts[r])))
 
@@ -99,8 +107,8 @@ class ProbeIndex:
         """One normalised vector per chunk span (see the module docstring, "Cost")."""
         from ..models.embedders.pooling import pieces_of
 
-        if self.spans.limit is None:  # a model without an input limit reads every chunk whole
-            return self.spans.get(list(spans))
+        if self.spans.limit is None:  # a model without an input limit reads what the reader's would
+            return self.spans.get([(a, self.visible(a, b)) for a, b in spans])
         grid, count = self.spans.grid(), self.spans.tokens().count
         per = []
         for a, b in spans:
@@ -118,6 +126,23 @@ class ProbeIndex:
         """Per query, chunk numbers best first."""
         scores = self.spans.get_texts(list(queries)) @ self.chunk_vectors(spans).T
         return [np.argsort(-row.astype(np.float64), kind="stable") for row in scores]
+
+
+def rankings(ctx: MetricContext, spans: Sequence[Span], queries: Sequence[str]) -> dict[str, list[np.ndarray]]:
+    """Per retriever of the regime, per query, the chunk numbers best first. With ``estimate:
+    bm25`` BM25's ranking stands in for the dense and hybrid readers (no model pass)."""
+    regime = ctx.retrieval
+    wanted = set(regime.retrievers)
+    ranked: dict[str, list[np.ndarray]] = {}
+    if regime.estimate == "bm25" or wanted & {"bm25", "hybrid"}:
+        ranked["bm25"] = _bm25(ctx.doc.text, spans, queries)
+    if regime.estimate == "bm25":
+        return {r: ranked["bm25"] for r in wanted}
+    if wanted & {"dense", "hybrid"}:
+        ranked["dense"] = probe_index(ctx).rank(spans, queries)
+    if "hybrid" in wanted:
+        ranked["hybrid"] = _hybrid(ranked["bm25"], ranked["dense"])
+    return ranked
 
 
 def _bm25(text: str, spans: Sequence[Span], queries: Sequence[str]) -> list[np.ndarray]:
@@ -168,20 +193,17 @@ class RetrievalFit(Metric):
         spans = [(c.start, c.end) for c in chunks]
         tokens = [max(0, int(c.tokens)) for c in chunks]
         queries = [p.query for p in probes]
-        ranked: dict[str, list[np.ndarray]] = {}
-        if any(r in ("dense", "hybrid") for r in regime.retrievers):
-            ranked["dense"] = probe_index(ctx).rank(spans, queries)
-        if any(r in ("bm25", "hybrid") for r in regime.retrievers):
-            ranked["bm25"] = _bm25(ctx.doc.text, spans, queries)
-        if "hybrid" in regime.retrievers:
-            ranked["hybrid"] = _hybrid(ranked["bm25"], ranked["dense"])
+        ranked = rankings(ctx, spans, queries)
+        by_bm25 = regime.estimate == "bm25"
         detail = []
         for r in regime.retrievers:
             for budget in regime.budgets:
                 read = document_budget(budget, regime.document_share)
                 shares = [read_share(order, spans, tokens, p.evidence, read, regime.k)
                           for p, order in zip(probes, ranked[r])]
-                detail.append({"retriever": r, "budget": budget, "read": read,
-                               "recall": round(float(np.mean(shares)), 6)})
+                entry = {"retriever": r, "budget": budget, "read": read, "recall": round(float(np.mean(shares)), 6)}
+                if by_bm25 and r != "bm25":
+                    entry["estimated_by"] = "bm25"
+                detail.append(entry)
         value = float(np.mean([d["recall"] for d in detail]))
         return MetricResult(value, f"{len(probes)} probes", detail)

@@ -211,6 +211,7 @@ def _process(path: str, opts: JobOptions, key: str | None) -> DocResult:
         if best is not None:
             records = enrich_records([chunk_record(c, doc, rp.name, rp.fingerprint, best.type, candidate=best.name,
                                                    scores=best.scores) for c in best.chunking.chunks], doc, rp.policy)
+        selecting = embedding_counts(doc, ctx).get("embedded", 0)
         vectors = index_vectors(records, rp.policy, ctx) if opts.index and records else None
         ok = best is not None
         error = None if ok else "every candidate failed: " + "; ".join(
@@ -218,6 +219,9 @@ def _process(path: str, opts: JobOptions, key: str | None) -> DocResult:
         record = decision.record()
         counts = embedding_counts(doc, ctx)
         if counts:  # each span embedded once for every candidate, metric and structure
+            # what the choice cost against what the index needed (issue 47: the choice should
+            # cost a fraction of the index, not another index)
+            counts.update(selecting=selecting, indexing=counts["embedded"] - selecting)
             record["embedding"] = counts
         return DocResult(path, digest, ok, key or doc.id, record, records, vectors, error,
                          None if ok else "ADA311", time.perf_counter() - t0, _analysis_key(doc))

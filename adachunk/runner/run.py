@@ -246,8 +246,7 @@ def check_extras(rp, index: IndexSpec, with_index: bool, backend: str) -> None:
         needs += [(name, "the vector index (sink lancedb; --sink none writes none)") for name in ("lancedb", "pyarrow")]
     if with_index and index.sink == "qdrant":
         needs.append(("qdrant_client", "the vector index (sink qdrant)"))
-    retrievers = rp.policy.retrieval.retrievers
-    if rp.policy.metrics.weights.get("rf") and any(r in ("bm25", "hybrid") for r in retrievers):
+    if rp.policy.metrics.weights.get("rf") and rp.policy.retrieval.fit_uses_bm25():
         needs.append(("bm25s", "the retrieval fit's bm25 retriever (metric rf)"))
     if backend == "dask":
         needs += [(name, "--backend dask") for name in ("dask", "distributed")]
@@ -264,13 +263,17 @@ def needed_embedders(rp, index: IndexSpec, with_index: bool) -> list[tuple[tuple
         needed.append(("metrics", "embedder"))
     if with_index:
         needed.append(("index", "embedder") if index.embedder else ("metrics", "embedder"))
-    if weights.get("rf") and "dense" in rp.policy.retrieval.retrievers:
-        chosen = rp.policy.retrieval.embedder
+    regime = rp.policy.retrieval
+    if weights.get("rf") and regime.fit_embeds():
+        chosen = regime.embedder
+        # a stand-in model (retrieval.estimate) instead of the embedder itself, whose tokenizer alone is read;
         # "index": the index's embedder when the run writes an index, else the metrics' (regime_embedder)
-        needed.append(("retrieval", "embedder") if chosen != "index" else
+        needed.append(("retrieval", "estimate") if regime.estimate != "exact" else
+                      ("retrieval", "embedder") if chosen != "index" else
                       ("index", "embedder") if with_index and index.embedder else ("metrics", "embedder"))
-    specs = {"index": index.embedder, "retrieval": rp.policy.retrieval.embedder}
-    return [(path, specs.get(path[0], rp.policy.metrics.embedder)) for path in dict.fromkeys(needed)]
+    specs = {("index", "embedder"): index.embedder, ("retrieval", "embedder"): regime.embedder,
+             ("retrieval", "estimate"): regime.estimate}
+    return [(path, specs.get(path, rp.policy.metrics.embedder)) for path in dict.fromkeys(needed)]
 
 
 def check_embedders(rp, index: IndexSpec, with_index: bool) -> None:

@@ -79,6 +79,10 @@ class M2VParams(EmbedderParams):
     path: str | None = Field(
         default=None, description="directory of a model2vec model (None: the one `adachunk models distill` writes)")
     batch_size: int = Field(default=1024, ge=1, le=65536, description="texts per encode batch")
+    distill: bool = Field(
+        default=False,
+        description="with no path: distil the default model from the bundled MiniLM when it is missing (once per "
+        "machine, about a minute on 2 cores; `adachunk models distill` does it ahead)")
 
 
 @embedders.register("model2vec.v1")
@@ -91,7 +95,8 @@ class Model2VecEmbedder(Embedder):
     def __init__(self, params: M2VParams | None = None):
         super().__init__(params)
         self.path = Path(self.params.path).expanduser() if self.params.path else default_model_dir()
-        if not (self.path / "config.json").is_file():
+        self._distill = self.params.distill and not self.params.path
+        if not self._distill and not (self.path / "config.json").is_file():
             raise ProfileError(code="ADA213", message=f"model2vec model not found in {self.path}",
                                key_path="metrics.embedder.path",
                                hint="run `adachunk models distill` (or give the path of a model2vec model)")
@@ -101,12 +106,26 @@ class Model2VecEmbedder(Embedder):
         """The model is named by its resolved directory (batch size does not change vectors)."""
         return {"path": str(self.path.resolve())}
 
+    def prepare(self) -> None:
+        """Distil the default model now when it is missing and ``distill`` allows it (a run does
+        this once in the main process, before its workers start)."""
+        if self._distill and not (self.path / "config.json").is_file():
+            import warnings
+
+            from ...errors import AdachunkWarning
+
+            warnings.warn(AdachunkWarning(code="ADA420", message=f"distilling the static model {self.path.name} from "
+                                          "the bundled MiniLM, once per machine (about a minute)"), stacklevel=2)
+            distill_minilm(self.path)
+
     @property
     def model(self):
         """The loaded StaticModel (once per process)."""
         with _lock:
             if self._model is None:
                 from model2vec import StaticModel
+
+                self.prepare()
 
                 self._model = StaticModel.from_pretrained(str(self.path), force_download=False)
         return self._model

@@ -1,0 +1,115 @@
+"""``retrieval.estimate``: what ranks a candidate's chunks for the dense reader while selecting —
+the embedder itself (exact), BM25 (no model), or a stand-in model that reads what the embedder
+would read of each chunk (issue 47: the choice at a fraction of an index's cost)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+
+import numpy as np
+import pytest
+
+from adachunk.errors import AdachunkWarning
+from adachunk.metrics.base import MetricContext
+from adachunk.metrics.retrieval import ProbeIndex, probe_index
+from adachunk.metrics.suite import score_one
+from adachunk.policy_types import RetrievalSpec
+from adachunk.types import Chunk, Document
+
+from .conftest import EXAMPLES
+
+WORDS = 40  # the reader's simulated input limit (hash.v1 counts words)
+
+
+def _text() -> str:
+    paras = [f"Station{i} measured the river silt every {i % 7 + 2} days and published the maps for region {i}."
+             for i in range(30)]
+    return "\n\n".join(paras) + "\n"
+
+
+def _chunks(text: str, every: int) -> list[Chunk]:
+    starts = [i + 2 for i in range(len(text)) if text.startswith("\n\n", i)][every - 1::every]
+    bounds = [0, *starts, len(text)]
+    return [Chunk(index=i, start=a, end=b, text=text[a:b], size=b - a, tokens=max(1, (b - a) // 4))
+            for i, (a, b) in enumerate(zip(bounds, bounds[1:]))]
+
+
+def _ctx(doc: Document, **regime) -> MetricContext:
+    regime = {"queries": 16, "document_share": 1.0, "budgets": (80, 200), **regime}
+    return MetricContext(doc, {"embedder": {"type": "hash.v1", "max_tokens": WORDS}},
+                         retrieval=RetrievalSpec(**regime))
+
+
+def test_bm25_estimate_ranks_every_reader_by_bm25_and_says_so():
+    doc = Document(id="d", text=_text())
+    chunks = _chunks(doc.text, 3)
+    est = score_one("rf", chunks, _ctx(doc, retrievers=("dense", "bm25"), estimate="bm25"))
+    lexical = score_one("rf", chunks, _ctx(doc, retrievers=("bm25",)))
+    assert est.value == pytest.approx(lexical.value)
+    dense = [d for d in est.detail if d["retriever"] == "dense"]
+    assert dense and all(d["estimated_by"] == "bm25" for d in dense)
+    assert all("estimated_by" not in d for d in est.detail if d["retriever"] == "bm25")
+    assert not _ctx(doc, estimate="bm25").retrieval.fit_embeds()
+
+
+def test_a_stand_in_model_reads_only_what_the_readers_embedder_would():
+    doc = Document(id="d", text=_text())
+    # the stand-in has no input limit; the reader (40 words) truncates: the stand-in must see the head only
+    ctx = _ctx(doc, retrievers=("dense",), estimate={"type": "hash.v1"})
+    index = probe_index(ctx)
+    assert isinstance(index, ProbeIndex) and index.embedder.max_tokens is None and index.reader.max_tokens == WORDS
+    a, b = 0, len(doc.text)
+    end = index.visible(a, b)
+    assert 0 < end < b and len(doc.text[a:end].split()) <= WORDS + 1
+    whole_head = index.spans.get([(a, end)])
+    assert np.allclose(index.chunk_vectors([(a, b)]), whole_head)
+    pooled = _ctx(doc, retrievers=("dense",), estimate={"type": "hash.v1"}, long_chunks="pool")
+    assert probe_index(pooled).visible(a, b) == b
+
+
+def test_exact_and_stand_in_estimates_agree_when_the_models_are_the_same():
+    doc = Document(id="d", text=_text())
+    chunks = _chunks(doc.text, 2)
+    exact = score_one("rf", chunks, _ctx(doc, retrievers=("dense",)))
+    same = score_one("rf", chunks, _ctx(doc, retrievers=("dense",),
+                                        estimate={"type": "hash.v1", "max_tokens": WORDS}))
+    assert exact.value == pytest.approx(same.value)
+
+
+def test_a_run_with_the_bm25_estimate_embeds_nothing_and_counts_selecting_and_indexing(tmp_path):
+    from adachunk.runner.run import run_corpus
+
+    shutil.copy(EXAMPLES / "regulation_excerpt.md", tmp_path / "regulation_excerpt.md")
+    prof = tmp_path / "p.yaml"
+    prof.write_text("schema_version: 1\nname: p\nextends: default\nretrieval: {estimate: bm25}\n")
+    run_corpus([str(tmp_path / "regulation_excerpt.md")], str(prof), tmp_path / "out", backend="serial",
+               sink="none", progress=False)
+    (decision,) = [json.loads(x) for x in (tmp_path / "out" / "decisions.jsonl").read_text().splitlines()]
+    assert "embedding" not in decision  # no model ran to choose
+    assert decision["winner"].startswith("dp_")
+
+
+def test_the_default_static_model_is_distilled_once_when_missing(tmp_path, monkeypatch):
+    from adachunk.models.embedders import m2v
+
+    monkeypatch.setenv("ADACHUNK_CACHE_DIR", str(tmp_path))
+    calls = []
+
+    def fake_distill(out=None, **kw):
+        calls.append(out)
+        out.mkdir(parents=True)
+        (out / "config.json").write_text("{}")
+        return out
+
+    monkeypatch.setattr(m2v, "distill_minilm", fake_distill)
+    with pytest.raises(Exception, match="ADA213"):
+        m2v.Model2VecEmbedder(m2v.M2VParams())  # without distill: the missing model is an error
+    emb = m2v.Model2VecEmbedder(m2v.M2VParams(distill=True))
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        emb.prepare()
+        emb.prepare()
+    assert calls == [m2v.default_model_dir()]
+    assert [w.message.code for w in got if isinstance(w.message, AdachunkWarning)] == ["ADA420"]
