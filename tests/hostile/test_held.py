@@ -99,3 +99,12 @@ def test_a_folder_run_writes_the_good_documents_beside_each_bomb(tmp_path):
         assert any(name in line and code in line for line in o.err.splitlines()), (name, o.err[-3000:])
     docs = {json.loads(line)["doc_id"] for line in (out / "chunks.jsonl").read_text().splitlines()}
     assert docs == {"good.md"}
+
+
+def test_xml_nested_past_the_parser_depth_is_ada304(tmp_path):
+    from ..docx_builder import build_docx, p
+
+    body = "<w:sdt><w:sdtContent>" * 5000 + p("deep") + "</w:sdtContent></w:sdt>" * 5000
+    with pytest.raises(InputError) as err:
+        read_document(_write(tmp_path, "deep.docx", build_docx(body)))
+    assert err.value.code == "ADA304" and "depth" in err.value.message
