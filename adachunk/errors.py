@@ -302,6 +302,8 @@ CODES = {
     "ADA318": "input file larger than the input size limit (--max-input-mb, ADACHUNK_MAX_INPUT_BYTES)",
     "ADA319": "output folder in use by another run (its lock names the holder)",
     "ADA320": "the vector index cannot be written (disk full, permissions, store error)",
+    "ADA321": "an HTML page nests elements deeper than the reader's limit (machine-generated or hostile nesting)",
+    "ADA322": "reading a PDF ran past its time budget (a reference loop, a content-stream bomb)",
     "ADA401": "notice: invalid split points of a parsed document dropped",
     "ADA402": "notice: precomputed coreference pairs dropped (offsets outside the text or malformed)",
     "ADA403": "notice: a parsed document's document_name is not a usable doc_id; the file name is used",

@@ -64,7 +64,7 @@ def parse_lxml(text: str) -> Node:
     import lxml.html
 
     root = lxml.html.document_fromstring(text)
-    return build_tree(root, "html", dict(root.attrib), _lxml_children, lambda n: n.text_content())
+    return build_tree(root, "html", dict(root.attrib), _lxml_children)
 
 
 def convert_with(parse: Callable[[str], Node], text: str) -> str:

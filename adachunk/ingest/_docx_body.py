@@ -85,7 +85,7 @@ class BodyWalker:
     def __init__(self, pkg: Package, options: Any):
         self.pkg, self.opt = pkg, options
         self.styles = Styles(pkg.styles)
-        self.numbering = Numbering(pkg.numbering, self.styles)
+        self.numbering = Numbering(pkg.numbering, self.styles, pkg.source)
         self.inline = InlineReader(options.tracked_changes)
         self.blocks: list[Block] = []
         self.lists: list[bool] = []  # per block: a list item (for lead-in binding)

@@ -18,6 +18,12 @@ takes parsed XML, does no I/O) and used in document order by the ``.docx`` conve
 * ``numId`` 0 means "no numbering" (it overrides a numbered style); ``w:suff`` says what follows
   the label (tab, space or nothing); a label whose run properties are hidden (``w:vanish``)
   counts but is not shown.
+
+Bounds (a ``.docx`` is untrusted input): a number above :data:`MAX_NUMBER` (Word's own
+``w:start`` maximum is 32767) is shown in decimal whatever its format, so a ``w:start`` of
+10^18 in Roman numerals or letters costs no more than its digits; a format without a renderer
+falls back to decimal; a level index (``w:ilvl``) that is not a number 0-8 in ``numbering.xml`` is
+``ADA304`` (Word itself refuses such a file).
 """
 
 from __future__ import annotations
@@ -25,10 +31,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._docx_package import malformed
 from ._docx_styles import Styles
 from ._docx_xml import W, int_val, on, val
 
 _LEVELS = 9
+# above this a number is shown in decimal: Roman numerals and letters grow linearly with the
+# value (10^18 in lowerRoman would never finish); Word caps w:start at 32767 itself
+MAX_NUMBER = 32767
 
 
 @dataclass(frozen=True)
@@ -97,9 +107,13 @@ class Numbering:
     Args:
         root: the parsed ``w:numbering`` element (None: the document has no lists).
         styles: the document's styles (numbering inherited from paragraph styles, numbering styles).
+        source: the file's name in errors.
+
+    Raises:
+        InputError: ``ADA304`` for a level index that is not a number 0-8.
     """
 
-    def __init__(self, root: Any = None, styles: Styles | None = None):
+    def __init__(self, root: Any = None, styles: Styles | None = None, source: str = "<input>"):
         self.styles = styles or Styles()
         self.abstracts: dict[str, dict[int, Level]] = {}
         self.style_link: dict[str, str] = {}  # abstractId → the numbering style it follows
@@ -111,7 +125,7 @@ class Numbering:
             aid = a.get(W + "abstractNumId")
             levels = {}
             for lvl in a.findall(W + "lvl"):
-                ilvl = int(lvl.get(W + "ilvl", "0") or 0)
+                ilvl = _ilvl(lvl, source)
                 levels[ilvl] = parse_level(lvl)
             self.abstracts[aid] = levels
             link = val(a, "numStyleLink")
@@ -120,7 +134,7 @@ class Numbering:
         for n in root.iter(W + "num"):
             num = _Num(val(n, "abstractNumId") or "")
             for o in n.findall(W + "lvlOverride"):
-                ilvl = int(o.get(W + "ilvl", "0") or 0)
+                ilvl = _ilvl(o, source)
                 start = int_val(o, "startOverride")
                 lvl = o.find(W + "lvl")
                 if lvl is not None:
@@ -221,6 +235,14 @@ class Numbering:
         return "".join(out)
 
 
+def _ilvl(el: Any, source: str) -> int:
+    """The ``w:ilvl`` attribute of a ``w:lvl`` or ``w:lvlOverride``: 0-8, else ``ADA304``."""
+    raw = (el.get(W + "ilvl") or "0").strip()
+    if not (raw.isascii() and raw.isdecimal() and len(raw) <= 3 and int(raw) < _LEVELS):
+        raise malformed(source, f"numbering.xml: list level w:ilvl={raw[:20]!r} is not a level 0-8")
+    return int(raw)
+
+
 def _suffix(suff: str) -> str:
     return "" if suff == "nothing" else " "
 
@@ -298,9 +320,12 @@ def chinese_counting(n: int) -> str:
 
 
 def format_number(n: int, fmt: str) -> str:
-    """``n`` in the ``w:numFmt`` format ``fmt`` (unknown formats fall back to decimal)."""
+    """``n`` in the ``w:numFmt`` format ``fmt`` (unknown formats, and numbers above
+    :data:`MAX_NUMBER` or below 0, fall back to decimal)."""
     if fmt == "none":
         return ""
+    if not 0 <= n <= MAX_NUMBER:
+        return str(n)
     if fmt == "decimalZero":
         return f"{n:02d}" if 0 <= n < 10 else str(n)
     if fmt in ("lowerLetter", "upperLetter"):

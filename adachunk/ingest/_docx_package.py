@@ -6,6 +6,14 @@ fixed name (``240-DOP-1013A`` names its header ``word/header.xml``). A zip bomb 
 inflating: the declared uncompressed sizes of the parts must fit the input size limit
 (:func:`~adachunk.ingest.readers.max_input_bytes`), and each part is read with a bound in case the
 declared size lies.
+
+The limit counts inflated bytes, but a parsed tree costs far more than its XML: a 400 MB
+``document.xml`` of tiny runs (``<w:r><w:t>a</w:t></w:r>``, two elements per 22 bytes) would
+need ~30x that as lxml elements. So the parts also share a budget of elements, one per
+:data:`BYTES_PER_ELEMENT` bytes of the limit (4.2 million under the default 512 MB, ten times
+what a 1,000-page contract holds), counted from the markup's ``<`` as each part inflates, a
+megabyte at a time (``ADA318``): a 1 MB file of 400 MB tiny runs is refused in half a second and
+75 MB, where it took more than 8 GB.
 """
 
 from __future__ import annotations
@@ -17,10 +25,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError, Location
-from ._docx_xml import R_NS, parse_xml
+from ._docx_xml import R_NS, W, parse_xml
 
 _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
 _OFFICE_DOC = "/officeDocument"
+# one element of budget per this many bytes of the input size limit; a parsed element costs
+# ~100-200 bytes in lxml, so the tree stays within about the limit itself
+BYTES_PER_ELEMENT = 128
+_CHUNK = 1 << 20  # parts inflate a megabyte at a time, each checked against the budgets
 
 
 def malformed(source: str, why: str) -> InputError:
@@ -42,6 +54,7 @@ class Package:
         comments: the ``w:comments`` root.
         headers: relationship id → (part name, ``w:hdr`` root).
         footers: relationship id → (part name, ``w:ftr`` root).
+        source: the file's name in errors.
     """
 
     document: Any
@@ -52,6 +65,7 @@ class Package:
     comments: Any = None
     headers: dict[str, tuple[str, Any]] = field(default_factory=dict)
     footers: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    source: str = "<input>"
 
 
 class _Zip:
@@ -59,13 +73,17 @@ class _Zip:
 
     def __init__(self, data: bytes, source: str, limit: int):
         self.source, self.budget = source, limit
+        self.elements = self.element_limit = max(1, limit // BYTES_PER_ELEMENT)
         try:
             self.zf = zipfile.ZipFile(io.BytesIO(data))
             self.names = {i.filename: i for i in self.zf.infolist()}
         except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
             raise malformed(source, f"not a valid zip package ({exc})") from None
 
-    def read(self, name: str) -> bytes | None:
+    def read(self, name: str, xml: bool = False) -> bytes | None:
+        """The inflated part (None when absent), within the byte budget and, for an XML part
+        (``xml``), the element budget: both are checked as it inflates, chunk by chunk, so a bomb
+        stops after the first megabytes past its budget rather than after inflating whole."""
         info = self.names.get(name.lstrip("/"))
         if info is None:
             return None
@@ -73,19 +91,33 @@ class _Zip:
             raise InputError(code="ADA318", message=f"{self.source}: part {name} inflates to {info.file_size} "
                              f"bytes, over the input size limit", location=Location(self.source),
                              hint="raise the limit (--max-input-mb, ADACHUNK_MAX_INPUT_BYTES) if the file is trusted")
+        chunks, size = [], 0
         try:
             with self.zf.open(info) as f:
-                data = f.read(self.budget + 1)  # never trust the declared size: bound the read itself
+                while chunk := f.read(_CHUNK):  # never trust the declared size: bound the read itself
+                    size += len(chunk)
+                    if size > self.budget:
+                        raise InputError(code="ADA318", message=f"{self.source}: the parts inflate past the input "
+                                         "size limit", location=Location(self.source))
+                    if xml:
+                        self._spend(chunk.count(b"<"), name)
+                    chunks.append(chunk)
         except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
             raise malformed(self.source, f"cannot inflate {name} ({exc})") from None
-        if len(data) > self.budget:
-            raise InputError(code="ADA318", message=f"{self.source}: the parts inflate past the input size limit",
-                             location=Location(self.source))
-        self.budget -= len(data)
-        return data
+        self.budget -= size
+        return b"".join(chunks)
+
+    def _spend(self, elements: int, name: str) -> None:
+        # every element starts with "<": a count in C bounds the tree before lxml builds it
+        self.elements -= elements
+        if self.elements < 0:
+            raise InputError(code="ADA318", message=f"the parts hold more than "
+                             f"{self.element_limit} XML elements ({name} among them), over what the input size "
+                             "limit allows to parse", location=Location(self.source),
+                             hint="raise the limit (--max-input-mb, ADACHUNK_MAX_INPUT_BYTES) if the file is trusted")
 
     def xml(self, name: str) -> Any:
-        data = self.read(name)
+        data = self.read(name, xml=True)
         return None if data is None else parse_xml(data, self.source, name)
 
 
@@ -114,7 +146,11 @@ def open_package(data: bytes, source: str, limit: int) -> Package:
         main, document = "word/document.xml", z.xml("word/document.xml")
     if document is None:
         raise malformed(source, "no main document part (word/document.xml)")
-    pkg = Package(document)
+    if document.tag != W + "document" or document.find(W + "body") is None:
+        # another part type as main part (a glossary, a spreadsheet's) would read as an empty document
+        raise malformed(source, f"the main part {main} is not a w:document with a w:body "
+                                f"(its root is {str(document.tag)[:80]})")
+    pkg = Package(document, source=source)
     single = {"styles": "styles", "numbering": "numbering", "footnotes": "footnotes",
               "endnotes": "endnotes", "comments": "comments"}
     for rid, typ, target in _rels(z, main):

@@ -6,6 +6,10 @@ the cells below. A pipe table has no merged cells, and repeating the text keeps 
 readable on its own (a chunk holding one row still says which group it belongs to), at the cost
 of some duplicated text. ``w:gridBefore`` / ``w:gridAfter`` add empty cells. Rows deleted as a
 tracked change (``w:trPr/w:del``) are dropped when accepting, inserted rows when rejecting.
+
+Spans are clamped as the HTML reader clamps ``colspan`` (:data:`MAX_SPAN`, the HTML standard's
+limit; Word's own grid holds at most 63 columns): a hostile ``gridSpan`` of 10^8 cannot allocate
+a row of 10^8 cells.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator
 
 from ._docx_xml import W, int_val, val
+from ._html_tables import MAX_COLSPAN as MAX_SPAN
 
 _WRAPPERS = (W + "sdt", W + "customXml")
 
@@ -45,6 +50,11 @@ def cells_of(tr: Any) -> list[Any]:
     return list(_children(tr, W + "tc"))
 
 
+def _span(props: Any, name: str, default: int) -> int:
+    """A span property (``w:gridSpan``, ``w:gridBefore``, ``w:gridAfter``) clamped to 0..MAX_SPAN."""
+    return min(max(0, int_val(props, name, default) or 0), MAX_SPAN)
+
+
 def table_grid(tbl: Any, cell_text: Callable[[Any], str], tracked: str = "accept") -> list[list[str]]:
     """Rows of cell texts, merged cells repeated over the grid cells they cover, all rows padded
     to the same width. ``cell_text`` renders one ``w:tc``; it is called once per cell, in document
@@ -54,10 +64,10 @@ def table_grid(tbl: Any, cell_text: Callable[[Any], str], tracked: str = "accept
     above: dict[int, str] = {}
     for tr in rows_of(tbl, tracked):
         trpr = tr.find(W + "trPr")
-        row = [""] * max(0, int_val(trpr, "gridBefore", 0) or 0)
+        row = [""] * _span(trpr, "gridBefore", 0)
         for tc in cells_of(tr):
             tcpr = tc.find(W + "tcPr")
-            span = max(1, int_val(tcpr, "gridSpan", 1) or 1)
+            span = max(1, _span(tcpr, "gridSpan", 1))
             merge = tcpr.find(W + "vMerge") if tcpr is not None else None
             text = cell_text(tc)
             if merge is not None and (val(merge) or "continue") == "continue":
@@ -65,7 +75,7 @@ def table_grid(tbl: Any, cell_text: Callable[[Any], str], tracked: str = "accept
             for _ in range(span):
                 above[len(row)] = text
                 row.append(text)
-        row.extend([""] * max(0, int_val(trpr, "gridAfter", 0) or 0))
+        row.extend([""] * _span(trpr, "gridAfter", 0))
         grid.append(row)
     width = max((len(r) for r in grid), default=0)
     return [r + [""] * (width - len(r)) for r in grid]

@@ -122,7 +122,8 @@ class InlineReader:
 def _leaf(local: str, el: Any) -> str:
     """The text of a run's leaf element (empty for properties and marks)."""
     if local in ("t", "delText"):
-        return el.text or ""
+        # an undeclared entity (the parser resolves none) is a child node: keep the text after it
+        return (el.text or "") + "".join(ch.tail or "" for ch in el)
     if local in ("tab", "ptab"):
         return " "
     if local == "br":
@@ -137,13 +138,18 @@ def _leaf(local: str, el: Any) -> str:
 
 
 def _sym(code: str | None) -> str:
+    """The character of a ``w:sym``; nothing for a code that is not a character (out of range,
+    a surrogate, a control, a hex string too long to be one)."""
+    code = (code or "")[:8]
     try:
-        n = int(code or "", 16)
+        n = int(code, 16)
     except ValueError:
         return ""
     if 0xF000 <= n <= 0xF0FF:  # symbol fonts address their glyphs in the private-use area
         n -= 0xF000
-    return chr(n) if n >= 0x20 else ""
+    if n < 0x20 or n > 0x10FFFF or 0xD800 <= n <= 0xDFFF:
+        return ""
+    return chr(n)
 
 
 def normalise(text: str) -> str:

@@ -52,6 +52,22 @@ def is_chrome(node: Node) -> bool:
     return bool(marks.strip()) and bool(_CHROME_WORDS.search(marks))
 
 
+def flat_skip(boilerplate: str):
+    """What a subtree flattened below the tree's depth limit leaves out, as :func:`is_dropped`
+    would have: never-content tags always; with ``"drop"`` also chrome tags and hidden elements
+    (the class and role marks of chrome are not looked at there: deep machine-made nesting)."""
+    def skip(tag: str, attrs: dict[str, str]) -> bool:
+        if tag in NEVER_CONTENT:
+            return True
+        if boilerplate != "drop":
+            return False
+        if tag in CHROME_TAGS or attrs.get("role", "").strip().lower() in CHROME_ROLES:
+            return True
+        hidden = "hidden" in attrs or attrs.get("aria-hidden", "").strip().lower() == "true"
+        return hidden or bool(_HIDDEN_STYLE.search(attrs.get("style", "").lower()))
+    return skip
+
+
 def content_roots(root: Node, boilerplate: str) -> list[Node]:
     """Where the document's content is: the first ``<main>`` (or ``role="main"``), else every
     outermost ``<article>``, else ``<body>`` (``boilerplate="keep"``: always the whole page)."""

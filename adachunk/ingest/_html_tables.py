@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ._html_tree import Node
 
-_MAX_COLSPAN = 1000  # the HTML standard's own limits: a hostile value cannot allocate millions
+MAX_COLSPAN = 1000  # the HTML standard's own limits: a hostile value cannot allocate millions
 _MAX_ROWSPAN = 65534
 _SECTIONS = ("thead", "tbody", "tfoot")
 # "(a)", "(1)", "(iv)", "1.", "a)", "—", "•": the first cell of a EUR-Lex point or recital
@@ -87,7 +87,7 @@ def _place(rows: list[Node]) -> list[list[Node | None]]:
             line = out[r]
             while col < len(line) and line[col] is not None:
                 col += 1
-            colspan = max(1, _span(cell, "colspan", _MAX_COLSPAN))
+            colspan = max(1, _span(cell, "colspan", MAX_COLSPAN))
             rowspan = _span(cell, "rowspan", _MAX_ROWSPAN) or len(rows) - r
             for rr in range(r, min(len(rows), r + max(1, rowspan))):
                 target = out[rr]

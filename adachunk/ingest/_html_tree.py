@@ -16,6 +16,8 @@ from typing import Any, Callable, Iterable, Iterator, Union
 
 # Deeper elements are flattened into text: the converter recurses per level, and no real page
 # nests content 200 elements deep (machine-generated nesting would otherwise exhaust the stack).
+# The flattening leaves out what ``skip`` says is never text (scripts, styles, navigation, hidden
+# elements: see ``_html_clean.flat_skip``), as the walker would have above that depth.
 MAX_DEPTH = 200
 # ids an editor's tool generated ("d1e1374-1-1" on EUR-Lex): nobody cites them, so the nearest
 # meaningful ancestor id ("art_1", "001.001") is kept instead
@@ -24,6 +26,12 @@ _GENERATED_ID = re.compile(r"^d\d+e\d+(?:-\d+)*$")
 Child = Union["Node", str]
 # (kind, tag, attributes, raw node) for an element, ("text", text, None, None) for text
 RawItem = tuple[str, str, Any, Any]
+# whether an element (tag, attributes) and all it holds stay out of a flattened deep subtree
+Skip = Callable[[str, dict[str, str]], bool]
+
+
+def _keep_all(tag: str, attrs: dict[str, str]) -> bool:
+    return False
 
 
 class Node:
@@ -69,7 +77,7 @@ class Node:
 
 
 def build_tree(root: Any, tag: str, attrs: dict[str, str], children: Callable[[Any], Iterable[RawItem]],
-               text_of: Callable[[Any], str]) -> Node:
+               skip: Skip = _keep_all) -> Node:
     """Build the tree from a parser's root element.
 
     Args:
@@ -77,11 +85,31 @@ def build_tree(root: Any, tag: str, attrs: dict[str, str], children: Callable[[A
         tag: its tag.
         attrs: its attributes.
         children: a parser node's children as ``("el", tag, attrs, node)`` / ``("text", text, None, None)``.
-        text_of: a parser node's whole text (for content below :data:`MAX_DEPTH`).
+        skip: which elements a subtree flattened below :data:`MAX_DEPTH` leaves out.
     """
     node = _node(tag, attrs, "/" + tag, None)
-    _fill(node, root, children, text_of, 1)
+    _fill(node, root, children, skip, 1)
     return node
+
+
+def flat_text(raw: Any, children: Callable[[Any], Iterable[RawItem]], skip: Skip) -> str:
+    """The text below a parser node, in document order, without the elements ``skip`` names.
+
+    Iterative (an explicit stack): the subtree may be thousands of levels deep.
+    """
+    out: list[str] = []
+    stack: list[Iterator[RawItem]] = [iter(children(raw))]
+    while stack:
+        item = next(stack[-1], None)
+        if item is None:
+            stack.pop()
+            continue
+        kind, tag, attrs, sub = item
+        if kind == "text":
+            out.append(tag)
+        elif not skip(tag, attrs):
+            stack.append(iter(children(sub)))
+    return "".join(out)
 
 
 def _node(tag: str, attrs: dict[str, str], path: str, parent_id: str | None) -> Node:
@@ -90,8 +118,7 @@ def _node(tag: str, attrs: dict[str, str], path: str, parent_id: str | None) -> 
     return Node(tag, attrs, path, cite)
 
 
-def _fill(node: Node, raw: Any, children: Callable[[Any], Iterable[RawItem]], text_of: Callable[[Any], str],
-          depth: int) -> None:
+def _fill(node: Node, raw: Any, children: Callable[[Any], Iterable[RawItem]], skip: Skip, depth: int) -> None:
     items = list(children(raw))
     counts = Counter(item[1] for item in items if item[0] == "el")
     seen: Counter[str] = Counter()
@@ -100,13 +127,14 @@ def _fill(node: Node, raw: Any, children: Callable[[Any], Iterable[RawItem]], te
             node.children.append(tag)
             continue
         if depth >= MAX_DEPTH:
-            node.children.append(" " + text_of(sub) + " ")
+            if not skip(tag, attrs):
+                node.children.append(" " + flat_text(sub, children, skip) + " ")
             continue
         seen[tag] += 1
         path = f"{node.path}/{tag}" + (f"[{seen[tag]}]" if counts[tag] > 1 else "")
         child = _node(tag, attrs, path, node.cite_id)
         node.children.append(child)
-        _fill(child, sub, children, text_of, depth + 1)
+        _fill(child, sub, children, skip, depth + 1)
 
 
 def _lexbor_children(raw: Any) -> Iterator[RawItem]:
@@ -118,12 +146,13 @@ def _lexbor_children(raw: Any) -> Iterator[RawItem]:
             yield ("el", tag.lower(), {k.lower(): v or "" for k, v in c.attributes.items()}, c)
 
 
-def parse_html(text: str) -> Node:
-    """Parse ``text`` with selectolax (Lexbor) into a :class:`Node` tree rooted at ``<html>``."""
+def parse_html(text: str, skip: Skip = _keep_all) -> Node:
+    """Parse ``text`` with selectolax (Lexbor) into a :class:`Node` tree rooted at ``<html>``;
+    ``skip`` names the elements a subtree flattened below :data:`MAX_DEPTH` leaves out."""
     from selectolax.lexbor import LexborHTMLParser
 
     root = LexborHTMLParser(text).root
     if root is None:
         return Node("html", {}, "/html", None)
     attrs = {k.lower(): v or "" for k, v in root.attributes.items()}
-    return build_tree(root, "html", attrs, _lexbor_children, lambda n: n.text(deep=True) or "")
+    return build_tree(root, "html", attrs, _lexbor_children, skip=skip)

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 from ..errors import InputError, Location
 from ._pdf_borderless import find_tables
+from ._pdf_budget import time_budget
 from ._pdf_lines import group_lines
 from ._pdf_model import RawPage, RawTable, Word
 from ._pdf_order import order_page
@@ -35,14 +36,18 @@ _NO_VOCAB: Counter[str] = Counter()
 MIN_PAGES_PER_WORKER = 8  # below this, spawning a process costs more than it saves
 
 
-def open_pdf(data: bytes, source: str, password: str | None = None) -> Any:
-    """Open PDF bytes with pdfplumber; encrypted and unparseable files become coded errors."""
+def open_pdf(data: bytes, source: str, password: str | None = None, budget_s: float = 0) -> Any:
+    """Open PDF bytes with pdfplumber; encrypted and unparseable files become coded errors, and
+    an opening that takes more than ``budget_s`` seconds (0: no limit) ``ADA322``."""
     import pdfplumber
     from pdfminer.pdfdocument import PDFEncryptionError
 
     try:
-        pdf = pdfplumber.open(io.BytesIO(data), password=password or "")
-        _ = pdf.pages  # the page tree is parsed lazily: force it so a broken tree fails here
+        with time_budget(budget_s, source, "opening the PDF (its page tree)"):
+            pdf = pdfplumber.open(io.BytesIO(data), password=password or "")
+            _ = pdf.pages  # the page tree is parsed lazily: force it so a broken tree fails here
+    except InputError:
+        raise
     except Exception as exc:  # pdfplumber wraps every pdfminer failure in PdfminerException
         cause = exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else exc
         if isinstance(cause, PDFEncryptionError):
@@ -255,12 +260,14 @@ def _reading_turn(chars: list[dict], turned: list[tuple[int, dict]]) -> int:
     return dominant(counts)
 
 
-def iter_pages(pdf, source: str, start: int = 0, stop: int | None = None) -> Iterator[RawPage]:
+def iter_pages(pdf, source: str, start: int = 0, stop: int | None = None, budget_s: float = 0
+               ) -> Iterator[RawPage]:
     """Pages ``start..stop`` (0-based, ``stop`` excluded) of an open pdfplumber PDF; a page whose
-    content cannot be parsed is ``ADA310``."""
+    content cannot be parsed is ``ADA310``, one that takes more than ``budget_s`` s ``ADA322``."""
     for i, page in enumerate(pdf.pages[start:stop], start + 1):
         try:
-            raw = extract_page(page, i)
+            with time_budget(budget_s, source, f"page {i}"):
+                raw = extract_page(page, i)
         except InputError:
             raise
         except Exception as exc:
@@ -270,27 +277,30 @@ def iter_pages(pdf, source: str, start: int = 0, stop: int | None = None) -> Ite
         yield raw
 
 
-def _extract_range(data: bytes, source: str, password: str | None, start: int, stop: int) -> list[RawPage]:
+def _extract_range(data: bytes, source: str, password: str | None, start: int, stop: int,
+                   budget_s: float = 0) -> list[RawPage]:
     """Worker: open the PDF and extract one range of pages (pages pickle, pdfplumber objects do not)."""
-    pdf = open_pdf(data, source, password)
+    pdf = open_pdf(data, source, password, budget_s)
     try:
-        return list(iter_pages(pdf, source, start, stop))
+        return list(iter_pages(pdf, source, start, stop, budget_s))
     finally:
         pdf.close()
 
 
-def extract_all(data: bytes, source: str, password: str | None, workers: int = 1) -> list[RawPage]:
-    """Every page of the PDF, extracted in ``workers`` processes when the file is long enough.
+def extract_all(data: bytes, source: str, password: str | None, workers: int = 1, budget_s: float = 0
+                ) -> list[RawPage]:
+    """Every page of the PDF, extracted in ``workers`` processes when the file is long enough;
+    opening and each page run under a time budget of ``budget_s`` seconds (0: none; ``ADA322``).
 
     Extraction is pure Python (pdfminer) and CPU-bound, so page ranges run in separate processes
     (spawned: forking a process that holds numba or torch state is unsafe); each worker opens
     the bytes itself. Short files stay in this process, where start-up costs nothing.
     """
-    pdf = open_pdf(data, source, password)
+    pdf = open_pdf(data, source, password, budget_s)
     try:
         n = len(pdf.pages)
         if workers <= 1 or n < MIN_PAGES_PER_WORKER * workers:
-            return _report_pages(list(iter_pages(pdf, source)), source)
+            return _report_pages(list(iter_pages(pdf, source, budget_s=budget_s)), source)
     finally:
         pdf.close()
     import multiprocessing
@@ -299,7 +309,7 @@ def extract_all(data: bytes, source: str, password: str | None, workers: int = 1
     step = -(-n // workers)
     ranges = [(a, min(a + step, n)) for a in range(0, n, step)]
     with ProcessPoolExecutor(max_workers=len(ranges), mp_context=multiprocessing.get_context("spawn")) as pool:
-        parts = pool.map(_extract_range, *zip(*[(data, source, password, a, b) for a, b in ranges]))
+        parts = pool.map(_extract_range, *zip(*[(data, source, password, a, b, budget_s) for a, b in ranges]))
         return _report_pages([page for part in parts for page in part], source)
 
 

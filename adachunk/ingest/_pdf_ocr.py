@@ -30,6 +30,12 @@ log = logging.getLogger("adachunk.ingest")
 # a word box in pixels: text, x0, top, x1, bottom; a line is a list of them, left to right
 PxWord = tuple[str, float, float, float, float]
 DEFAULT_DPI = 300  # a little better than 200 on small print (bench/bench_ocr.py), ~1.5x slower
+# a page is rendered at its dpi unless that makes more pixels than this (A4 at 600 dpi is 35
+# million) or a side longer than _MAX_SIDE: a 725-byte PDF may declare a MediaBox of kilometres,
+# which at 300 dpi would need gigabytes. Such a page is scaled down to fit (to_words converts
+# pixels back to points from the image's real size, so the boxes stay right)
+MAX_RENDER_PIXELS = 50_000_000
+_MAX_SIDE = 20_000
 # page segmentation mode 3 (automatic, Tesseract's default): on the bench it reads table cells
 # better than mode 11 ("sparse text": 90% against 82% of a ruled table's words), which finds more
 # isolated margin numbers (a transcript's line numbers, which the converter drops anyway)
@@ -230,6 +236,16 @@ def _even_lines(lines: list[list[PxWord]]) -> list[list[PxWord]]:
     return out
 
 
+def render_scale(width: float, height: float, dpi: int) -> float:
+    """Pixels per point to render a ``width`` x ``height`` point page at: ``dpi / 72``, scaled down
+    to :data:`MAX_RENDER_PIXELS` pixels and sides of at most ``_MAX_SIDE``."""
+    scale = dpi / 72
+    w, h = max(float(width), 1.0), max(float(height), 1.0)
+    if w * h * scale * scale > MAX_RENDER_PIXELS:
+        scale = (MAX_RENDER_PIXELS / (w * h)) ** 0.5
+    return min(scale, _MAX_SIDE / max(w, h))
+
+
 def render_pages(data: bytes, numbers: list[int], dpi: int = DEFAULT_DPI,
                  password: str | None = None) -> Iterator[tuple[int, Any, float, float]]:
     """Render the 1-based ``numbers`` pages: (number, grey PIL image, width and height in points)."""
@@ -241,7 +257,7 @@ def render_pages(data: bytes, numbers: list[int], dpi: int = DEFAULT_DPI,
             page = doc[n - 1]
             try:
                 width, height = page.get_size()
-                image = page.render(scale=dpi / 72, grayscale=True).to_pil()
+                image = page.render(scale=render_scale(width, height, dpi), grayscale=True).to_pil()
             finally:
                 page.close()
             yield n, image, float(width), float(height)

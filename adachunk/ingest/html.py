@@ -42,7 +42,8 @@ from ..params import ComponentParams
 from ..registry import readers
 from ..types import Document
 from ._html_blocks import Walker
-from ._html_clean import content_roots
+from ._html_clean import content_roots, flat_skip
+from ._html_depth import check_nesting
 from ._html_inline import inline_text
 from ._html_tree import Node, parse_html
 from .converted import Block, Converted, assemble
@@ -55,6 +56,16 @@ _META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:\-
 # labels the HTML standard maps to windows-1252 (a page declaring latin-1 is read as cp1252)
 _CP1252_LABELS = frozenset({"iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "us-ascii", "ascii",
                             "windows-1252", "cp1252", "x-cp1252"})
+# the Python codecs of the HTML standard's encodings (https://encoding.spec.whatwg.org): a
+# declared charset is honoured only when it names one of them. Python also knows codecs that are
+# not text encodings (rot13, base64, zlib: a LookupError, or bytes, on decode) and text codecs no
+# browser accepts (utf-7, which smuggles markup past filters; unicode_escape; idna): a browser
+# ignores such a label and so does this reader (the page is read as UTF-8)
+_WEB_CODECS = frozenset({
+    "utf-8", "cp1252", "cp866", "koi8-r", "koi8-u", "mac-roman", "mac-cyrillic", "cp874", "cp1250", "cp1251",
+    "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258", "gbk", "gb2312", "gb18030", "big5", "big5hkscs",
+    "euc_jp", "iso2022_jp", "shift_jis", "cp932", "euc_kr", "cp949", "iso8859-1",
+    *(f"iso8859-{n}" for n in (2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16))})
 
 
 class HtmlOptions(ComponentParams):
@@ -70,8 +81,9 @@ class HtmlOptions(ComponentParams):
                                                  "<article> when the page has one; 'keep' converts the whole page")
 
 
-def _blocks_and_root(text: str, options: HtmlOptions) -> tuple[list[Block], Node]:
-    root = parse_html(text)
+def _blocks_and_root(text: str, options: HtmlOptions, source: str) -> tuple[list[Block], Node]:
+    check_nesting(text, source)  # before the parser, whose time grows faster than the depth
+    root = parse_html(text, flat_skip(options.boilerplate))
     walker = Walker(options.links, options.boilerplate, options.table_wrapper)
     for node in content_roots(root, options.boilerplate):
         walker.container(node)
@@ -90,7 +102,7 @@ def html_blocks(text: str, source: str, options: HtmlOptions | None = None) -> l
         One :class:`~adachunk.ingest.converted.Block` per heading, paragraph, list, table, ...,
         each with its ``{"html_path": ..., "id": ...}`` origin.
     """
-    blocks, _ = _blocks_and_root(text, options or HtmlOptions())
+    blocks, _ = _blocks_and_root(text, options or HtmlOptions(), source)
     log.debug("%s: %d HTML blocks", source, len(blocks))
     return blocks
 
@@ -107,7 +119,7 @@ def convert_html(text: str, source: str, options: HtmlOptions | None = None) -> 
         The :class:`~adachunk.ingest.converted.Converted` document; ``meta`` holds
         ``format: "html"`` and the page's ``<title>`` when it has one.
     """
-    blocks, root = _blocks_and_root(text, options or HtmlOptions())
+    blocks, root = _blocks_and_root(text, options or HtmlOptions(), source)
     log.debug("%s: %d HTML blocks", source, len(blocks))
     meta: dict[str, str] = {"format": "html"}
     title = _page_title(root)
@@ -124,7 +136,8 @@ def _page_title(root: Node) -> str:
 
 def declared_encoding(data: bytes) -> str | None:
     """The Python codec of a ``<meta charset>`` (or ``http-equiv`` content type) in the first
-    1024 bytes, None when there is none or it is unknown; UTF-16 declared in a page read as
+    1024 bytes, None when there is none or it is not one of the web's text encodings (``rot13``,
+    ``base64``, ``utf-7``: ignored, as browsers ignore them); UTF-16 declared in a page read as
     bytes is UTF-8, as browsers treat it."""
     m = _META_CHARSET.search(data[:1024])
     if not m:
@@ -136,26 +149,33 @@ def declared_encoding(data: bytes) -> str | None:
         name = codecs.lookup(label).name
     except LookupError:
         return None
-    return "utf-8" if name.startswith("utf-16") or name == "utf-8" else name
+    if name.startswith("utf-16"):
+        return "utf-8"
+    if name not in _WEB_CODECS:
+        log.warning("a <meta charset> names %r, not a web text encoding: ignored (read as UTF-8)", label)
+        return None
+    return name
 
 
 def decode_html(data: bytes, source: str, errors: str = "strict") -> str:
     """Decode an HTML file: a BOM decides, else a declared ``<meta charset>``, else UTF-8.
 
-    Invalid bytes are an ``ADA301`` error unless ``errors="replace"`` (as for Markdown).
+    Invalid bytes are an ``ADA301`` error unless ``errors="replace"`` (as for Markdown); so is a
+    UTF-16 file cut in the middle of a code unit (an odd number of bytes after its BOM).
     """
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return data.decode("utf-16", errors="strict" if errors == "strict" else "replace")
-    encoding = None if data.startswith(codecs.BOM_UTF8) else declared_encoding(data)
+        encoding = "utf-16"
+    else:
+        encoding = None if data.startswith(codecs.BOM_UTF8) else declared_encoding(data)
     if encoding in (None, "utf-8"):
         return read_text_bytes(data, source, errors)
-    refuse_binary(data, source)
+    if encoding != "utf-16":
+        refuse_binary(data, source)
     try:
         return data.decode(encoding, errors="strict" if errors == "strict" else "replace")
     except UnicodeDecodeError as exc:
         raise InputError(code="ADA301", message=f"invalid {encoding} at byte offset {exc.start} "
-                         f"({data[exc.start:exc.start + 4]!r}), the encoding the page declares",
-                         location=Location(source),
+                         f"({data[exc.start:exc.start + 4]!r}): {exc.reason}", location=Location(source),
                          hint="re-encode the file as UTF-8, or pass --errors replace to substitute U+FFFD") from None
 
 

@@ -21,7 +21,9 @@ Backends (``PdfOptions.backend``):
 Errors, one per file and never a crash of a run: ``ADA308`` encrypted (a password is needed),
 ``ADA309`` no text layer (a scan that OCR did not read: OCR off, its extra ``adachunk[ocr]`` not
 installed, or nothing found; the message names the scanned pages of a document whose other pages
-have text), ``ADA310`` corrupt or truncated.
+have text), ``ADA310`` corrupt or truncated, ``ADA322`` a step (opening the file, one page) ran past
+its time budget (``PdfOptions.time_budget_s``: a reference loop, a content-stream bomb; see
+``_pdf_budget``).
 
 Scans: with the optional extra ``adachunk[ocr]`` (Tesseract), pages that are images without a
 text layer are read by OCR (``PdfOptions.ocr``, default ``auto``) into the same word boxes as a
@@ -83,6 +85,9 @@ class PdfOptions(ComponentParams):
     password: str | None = Field(None, repr=False, description="user password of an encrypted PDF")
     workers: int = Field(1, ge=1, description="processes that extract page ranges of one long PDF in parallel "
                                               "(pdfplumber backend; files under 8 pages per worker stay in-process)")
+    time_budget_s: float = Field(60.0, ge=0, description="seconds opening the PDF, and extracting each page, may "
+                                 "take before the document fails with ADA322 (a reference loop, a content-stream "
+                                 "bomb; pdfplumber backend, main thread; 0: no limit)")
 
 
 def check_pdf_bytes(data: bytes, source: str) -> None:
@@ -153,7 +158,7 @@ def pdfplumber_backend(data: bytes, source: str, options: PdfOptions) -> tuple[l
     """The default backend: pdfplumber extraction + adachunk's layout analysis."""
     from ._pdf_extract import extract_all
 
-    raw = extract_all(data, source, options.password, options.workers)
+    raw = extract_all(data, source, options.password, options.workers, options.time_budget_s)
     if not raw:
         from ._pdf_extract import corrupt_error
 
@@ -215,7 +220,8 @@ def convert_pdf(path: str | Path, options: PdfOptions | None = None, *, source: 
 
     Raises:
         InputError: ``ADA302`` unreadable file, ``ADA308`` encrypted, ``ADA309`` no text layer,
-            ``ADA310`` corrupt or truncated, ``ADA314`` backend not installed.
+            ``ADA310`` corrupt or truncated, ``ADA314`` backend not installed, ``ADA322`` a step past
+            its time budget.
     """
     base = options or PdfOptions()
     opts = PdfOptions.model_validate({**base.model_dump(), **overrides}) if overrides else base
