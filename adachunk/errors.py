@@ -264,8 +264,6 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
 # Catalogue of codes, so documentation and tests can list them.
 CODES = {
     "ADA101": "internal invariant violated (chunk tiling, size or offset check failed)",
-    "ADA103": "a worker process died (killed or out of memory); no longer raised by run: the document it held "
-              "fails alone (ADA327)",
     "ADA201": "YAML syntax error or unsafe YAML tag",
     "ADA202": "unknown key",
     "ADA203": "wrong type or value",
