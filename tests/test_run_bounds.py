@@ -34,13 +34,11 @@ class Hostile(Detector):
 
     def detect(self, ctx):
         if "HANGS" in ctx.text:
-            while True:  # a Python-level hang: the serial backend stops it too
-                time.sleep(0.01)
+            time.sleep(3600)  # blocked in a call: only a kill or a signal ends it
         if "HOGS" in ctx.text:
             hoard = []
             while True:
-                hoard.append(b"x" * (16 << 20))  # written: resident at once
-                time.sleep(0.005)
+                hoard.append(b"x" * (32 << 20))  # written: resident at once
         if "DIES" in ctx.text:
             os.kill(os.getpid(), signal.SIGKILL)
         return []
@@ -107,18 +105,33 @@ def test_hung_hog_and_killed_documents_fail_alone(plugin, tmp_path):
     corpus = _corpus(tmp_path, hangs="HANGS", hogs="HOGS", dies="DIES")
     out = tmp_path / "out"
     t0 = time.monotonic()
-    proc = _run(plugin, corpus, out, "--doc-timeout", "5", "--doc-memory", "1500M", quiet=False)
+    proc = _run(plugin, corpus, out, "--doc-timeout", "8", "--doc-memory", "1000M", quiet=False)
     assert proc.returncode == 2, proc.stderr
     assert time.monotonic() - t0 < 150  # the hang was cut: far below the default 600 s deadline
     assert _docs(out) == GOOD
     failed = _failures(out)
     assert set(failed) == {"hangs.md", "hogs.md", "dies.md"}, failed
-    assert failed["hangs.md"].startswith(f"ADA325 {corpus / 'hangs.md'}") and "5 s" in failed["hangs.md"]
-    assert failed["hogs.md"].startswith(f"ADA326 {corpus / 'hogs.md'}") and "1500 MiB" in failed["hogs.md"]
+    assert failed["hangs.md"].startswith(f"ADA325 {corpus / 'hangs.md'}") and "8 s" in failed["hangs.md"]
+    assert failed["hogs.md"].startswith(f"ADA326 {corpus / 'hogs.md'}") and "1000 MiB" in failed["hogs.md"]
     assert failed["dies.md"].startswith(f"ADA327 {corpus / 'dies.md'}") and "SIGKILL" in failed["dies.md"]
     for name, error in failed.items():  # the closing report names each, one line
         assert f"  failed: {error}\n" in proc.stderr
     assert "resource_tracker" not in proc.stderr
+
+
+def test_chunk_workers_hold_the_bounds(plugin, tmp_path):
+    """``adachunk chunk -j 2`` gives its pool the same bounds: each hostile file fails alone with
+    its code, the good files' lines are all written, in input order, and the exit status is 2."""
+    corpus = _corpus(tmp_path, hangs="HANGS", hogs="HOGS", dies="DIES")
+    out = tmp_path / "chunks.jsonl"
+    cmd = [sys.executable, "-m", "adachunk.cli.main", "chunk", str(corpus), "--profile", plugin["profile"],
+           "-o", str(out), "-j", "2", "--doc-timeout", "8", "--doc-memory", "1000M"]
+    proc = subprocess.run(cmd, env=plugin["env"], capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 2, proc.stderr
+    sources = [json.loads(x)["source"] for x in out.read_text(encoding="utf-8").splitlines()]
+    assert {Path(x).name for x in sources} == GOOD and sources == sorted(sources)
+    for name, code in (("hangs.md", "ADA325"), ("hogs.md", "ADA326"), ("dies.md", "ADA327")):
+        assert f"{code} {corpus / name}: " in proc.stderr, proc.stderr
 
 
 def test_resume_keeps_bound_failures_unless_asked(plugin, tmp_path):
@@ -126,24 +139,25 @@ def test_resume_keeps_bound_failures_unless_asked(plugin, tmp_path):
     off it would hang for good); ``--retry-failed`` does."""
     corpus = _corpus(tmp_path, hangs="HANGS")
     out = tmp_path / "out"
-    assert _run(plugin, corpus, out, "--doc-timeout", "2").returncode == 2
+    assert _run(plugin, corpus, out, "--doc-timeout", "5").returncode == 2
     results = out / ".adachunk" / "results"
     stamps = {p.name: p.stat().st_mtime_ns for p in results.glob("*.json")}
     again = _run(plugin, corpus, out, "--doc-timeout", "0", "--resume", timeout=120)
     assert again.returncode == 2
     assert _docs(out) == GOOD and _failures(out)["hangs.md"].startswith("ADA325")
     assert {p.name: p.stat().st_mtime_ns for p in results.glob("*.json")} == stamps  # nothing redone
-    retried = _run(plugin, corpus, out, "--doc-timeout", "2", "--resume", "--retry-failed")
+    retried = _run(plugin, corpus, out, "--doc-timeout", "5", "--resume", "--retry-failed")
     assert retried.returncode == 2 and _failures(out)["hangs.md"].startswith("ADA325")
     changed = {n for n, t in stamps.items() if (results / n).stat().st_mtime_ns != t}
     assert len(changed) == 1  # the failed document only was processed again
 
 
 def test_serial_backend_holds_the_deadline(plugin, tmp_path):
-    """The in-process serial backend stops a Python-level hang at its deadline too."""
+    """The in-process serial backend stops a hang at its deadline too (a blocked call included:
+    the main thread's deadline is a timer signal)."""
     corpus = _corpus(tmp_path, hangs="HANGS")
     out = tmp_path / "out"
-    proc = _run(plugin, corpus, out, "--doc-timeout", "2", "--backend", "serial")
+    proc = _run(plugin, corpus, out, "--doc-timeout", "5", "--backend", "serial")
     assert proc.returncode == 2, proc.stderr
     assert _docs(out) == GOOD and _failures(out)["hangs.md"].startswith("ADA325")
 
@@ -224,6 +238,23 @@ def test_a_file_name_with_a_newline_stays_on_one_line(tmp_path):
 
     err = InputError(code="ADA302", message="not found", location=Location("bad\nname.md"))
     assert "\n" not in err.render() and "bad\\nname.md" in err.render()
+
+
+def test_a_failed_file_with_a_newline_in_its_name_is_one_report_line(tmp_path, capsys):
+    """``adachunk run``'s closing report prints such a failure on one line, name escaped."""
+    from adachunk.cli.main import main
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "good.md").write_text("# Title\n\nA short document.\n", encoding="utf-8")
+    (corpus / "bad\nname.md").write_bytes(b"caf\xe9 \xff\xfe invalid UTF-8\n")  # ADA301
+    prof = tmp_path / "fast.yaml"
+    prof.write_text(FAST_PROFILE, encoding="utf-8")
+    code = main(["run", str(corpus), "--profile", str(prof), "--out", str(tmp_path / "out"), "-j", "1",
+                 "--sink", "none"])
+    assert code == 2
+    lines = [x for x in capsys.readouterr().err.splitlines() if "failed:" in x]
+    assert len(lines) == 1 and lines[0].startswith("  failed: ADA301 ") and "bad\\nname.md: " in lines[0]
 
 
 def test_bounds_settings():

@@ -70,14 +70,15 @@ def add_ocr_flag(p) -> None:
                         "installed) or off (such a page is ADA309)")
 
 
-def add_bounds_flags(p) -> None:
-    """``--doc-timeout`` and ``--doc-memory``: the per-document bounds of the pooled commands."""
+def add_bounds_flags(p, where: str = "") -> None:
+    """``--doc-timeout`` and ``--doc-memory``: the per-document bounds of the pooled commands
+    (``where``: which documents they bound, when not all)."""
     p.add_argument("--doc-timeout", type=float, metavar="SECONDS",
-                   help="wall-clock limit per document (default 600; 0: none): past it the document fails with "
-                        "ADA325, its worker is replaced and the others go on")
+                   help=f"wall-clock limit per document{where} (default 600; 0: none): past it the document fails "
+                        "with ADA325, its worker is replaced and the others go on")
     p.add_argument("--doc-memory", type=_memory_size, metavar="SIZE",
-                   help="memory ceiling of the process holding one document, e.g. 4G or 512M (default: half the "
-                        "machine's RAM; 0: none): past it ADA326; a worker killed otherwise is ADA327")
+                   help=f"memory ceiling of the process holding one document{where}, e.g. 4G or 512M (default: "
+                        "half the machine's RAM; 0: none): past it ADA326; a worker killed otherwise is ADA327")
 
 
 def _memory_size(text: str) -> int:

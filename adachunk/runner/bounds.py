@@ -90,7 +90,7 @@ def deadline_error(source: str, bounds: Bounds) -> InputError:
     """``ADA325``: the document ran past its deadline."""
     return InputError(code="ADA325", message=f"document exceeded its deadline of {bounds.deadline_s:g} s "
                       "(its worker was stopped)", location=Location(source),
-                      hint="raise it with --doc-timeout SECONDS (0: off); --resume skips it unless --retry-failed")
+                      hint="raise it with --doc-timeout SECONDS (0: off)")
 
 
 def memory_error(source: str, bounds: Bounds, rss: int | None = None) -> InputError:
@@ -99,7 +99,7 @@ def memory_error(source: str, bounds: Bounds, rss: int | None = None) -> InputEr
     limit = _mib(bounds.memory_bytes) if bounds.memory_bytes else "the machine's memory"
     return InputError(code="ADA326", message=f"document exceeded the memory ceiling of {limit}{seen}",
                       location=Location(source),
-                      hint="raise it with --doc-memory SIZE (0: off); --resume skips it unless --retry-failed")
+                      hint="raise it with --doc-memory SIZE (0: off)")
 
 
 def died_error(source: str, exitcode: int | None) -> InputError:
@@ -110,8 +110,7 @@ def died_error(source: str, exitcode: int | None) -> InputError:
     else:
         why = f"exited with status {exitcode}"
     return InputError(code="ADA327", message=f"the worker process processing this document died: {why}",
-                      location=Location(source),
-                      hint="--resume skips it unless --retry-failed")
+                      location=Location(source))
 
 
 def die_with_parent() -> None:
@@ -146,38 +145,72 @@ class _Breach(BaseException):
 def soft_bounds(bounds: Bounds, source: str) -> Iterator[list]:
     """Hold ``bounds`` for work done in this thread (the serial backend, no child process).
 
-    A watchdog thread raises an exception in this thread when the deadline passes or the
-    process's resident memory exceeds the ceiling; the work stops at its next Python bytecode
-    (a long call inside C code finishes first: the pool's hard bounds do not wait). The context
+    In the main thread the deadline is a timer signal (``SIGALRM``), which also interrupts a
+    blocking call (a sleep, a read); elsewhere, and for the memory ceiling, a watchdog thread
+    raises an exception in this thread, which stops the work at its next Python bytecode (a
+    long call inside C code finishes first: the pool's hard bounds do not wait). The context
     yields a list that receives the coded error on a breach, after which it ends normally.
     """
-    import psutil
-
     breach: list = []
-    done = threading.Event()
-    target = threading.get_ident()
-    t0 = time.monotonic()
-    me = psutil.Process()
+    timer = bool(bounds.deadline_s) and threading.current_thread() is threading.main_thread() \
+        and hasattr(signal, "setitimer")
+    armed = [True]  # a late signal after the work must not raise
 
-    def watch() -> None:
-        while not done.wait(0.1):
-            err = None
-            if bounds.deadline_s and time.monotonic() - t0 > bounds.deadline_s:
-                err = deadline_error(source, bounds)
-            elif bounds.memory_bytes and (rss := me.memory_info().rss) > bounds.memory_bytes:
-                err = memory_error(source, bounds, rss)
-            if err is not None:
-                breach.append(err)
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), ctypes.py_object(_Breach))
-                return
+    def on_alarm(signum, frame) -> None:
+        if armed[0]:
+            armed[0] = False
+            breach.append(deadline_error(source, bounds))
+            raise _Breach
 
-    thread = threading.Thread(target=watch, name="adachunk-soft-bounds", daemon=True)
+    old = signal.signal(signal.SIGALRM, on_alarm) if timer else None
+    watch = _Watchdog(bounds, source, breach, deadline=not timer)
     try:
-        thread.start()
+        if timer:
+            signal.setitimer(signal.ITIMER_REAL, bounds.deadline_s)
+        watch.start()
         try:
             yield breach
         finally:
-            done.set()
-            thread.join()
+            armed[0] = False
+            if timer:  # first: a breach the watchdog raises while it stops must not skip this
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, old)
+            watch.stop()
     except _Breach:
         pass  # the error is in ``breach``
+
+
+class _Watchdog:
+    """A thread that raises :class:`_Breach` in the thread that made it, on the deadline
+    (``deadline``) or when the process's resident memory exceeds the ceiling."""
+
+    def __init__(self, bounds: Bounds, source: str, breach: list, deadline: bool):
+        self.bounds, self.source, self.breach = bounds, source, breach
+        self.deadline = deadline and bool(bounds.deadline_s)
+        self.target = threading.get_ident()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._watch, name="adachunk-soft-bounds", daemon=True)
+
+    def start(self) -> None:
+        if self.deadline or self.bounds.memory_bytes:
+            self.thread.start()
+
+    def stop(self) -> None:
+        self.done.set()
+        if self.thread.is_alive():
+            self.thread.join()
+
+    def _watch(self) -> None:
+        import psutil
+
+        me, t0 = psutil.Process(), time.monotonic()
+        while not self.done.wait(0.1):
+            err = None
+            if self.deadline and time.monotonic() - t0 > self.bounds.deadline_s:
+                err = deadline_error(self.source, self.bounds)
+            elif self.bounds.memory_bytes and (rss := me.memory_info().rss) > self.bounds.memory_bytes:
+                err = memory_error(self.source, self.bounds, rss)
+            if err is not None and not self.done.is_set():
+                self.breach.append(err)
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.target), ctypes.py_object(_Breach))
+                return

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AdachunkError, Location, missing_dependency
+from ..errors import AdachunkError, Location, missing_dependency, printable
 
 _STATE: dict[str, Any] = {}  # per-process cache: resolved profile, index embedder
 
@@ -244,7 +244,7 @@ def _internal(path: str, digest, key: str | None, exc: Exception, t0: float) -> 
                          seconds=time.perf_counter() - t0)
     trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-6:])
     return DocResult(path, digest, False, key or "",
-                     error=f"ADA101 {path}: internal error {type(exc).__name__}: {exc}\n{trace}",
+                     error=f"ADA101 {printable(path)}: internal error {type(exc).__name__}: {exc}\n{trace}",
                      error_code="ADA101", seconds=time.perf_counter() - t0)
 
 

@@ -86,7 +86,8 @@ class BoundedPool:
         self.done: deque = deque()  # (tag, Outcome) finished, not yet taken
 
     def __enter__(self) -> "BoundedPool":
-        _quiet_tracker()
+        if self.ctx.get_start_method() != "fork":  # forked workers need no tracker
+            _quiet_tracker()
         return self
 
     def __exit__(self, *exc) -> None:
