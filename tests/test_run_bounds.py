@@ -269,3 +269,43 @@ def test_bounds_settings():
     with pytest.raises(ProfileError) as exc:
         parse_size("lots")
     assert exc.value.code == "ADA224"
+
+
+def test_soft_bounds_stop_a_blocked_call_and_a_python_loop():
+    """In-process bounds: the main thread's deadline interrupts a blocking sleep; in another
+    thread a Python loop is stopped at its next bytecode. Finishing well within 10x the bound."""
+    import threading
+
+    from adachunk.runner.bounds import Bounds, soft_bounds
+
+    t0 = time.monotonic()
+    with soft_bounds(Bounds(0.3, 0), "slow.md") as breach:
+        time.sleep(30)
+    assert breach and breach[0].code == "ADA325" and breach[0].location.file == "slow.md"
+    assert time.monotonic() - t0 < 3.0
+
+    seen: list = []
+
+    def spin() -> None:
+        with soft_bounds(Bounds(0.3, 0), "loop.md") as errs:
+            while True:
+                sum(range(100))
+        seen.extend(errs)
+
+    worker = threading.Thread(target=spin, daemon=True)
+    worker.start()
+    worker.join(3.0)
+    assert not worker.is_alive() and seen and seen[0].code == "ADA325"
+
+
+def test_soft_bounds_leave_a_finished_document_alone():
+    """Work that ends within its bounds runs to its end, and no timer is left armed."""
+    import signal as _signal
+
+    from adachunk.runner.bounds import Bounds, soft_bounds
+
+    before = _signal.getsignal(_signal.SIGALRM)
+    with soft_bounds(Bounds(5.0, 1 << 40), "fast.md") as breach:
+        value = sum(range(1000))
+    assert value == 499500 and not breach
+    assert _signal.getitimer(_signal.ITIMER_REAL) == (0.0, 0.0) and _signal.getsignal(_signal.SIGALRM) == before
