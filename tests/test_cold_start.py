@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import textwrap
-from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
