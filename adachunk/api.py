@@ -46,6 +46,9 @@ SERVICES: dict[str, str] = {
     "prepare_tokenizer": "adachunk.tokenize:prepare",
     "preload_jit": "adachunk._jit:preload",
     "worker_init": "adachunk.runner.job:worker_init",
+    "parse_size": "adachunk.runner.bounds:parse_size",
+    "Bounds": "adachunk.runner.bounds:Bounds",
+    "BoundedPool": "adachunk.runner.pool:BoundedPool",
     "use_store": "adachunk.analysis.store:use_store",
     "ALLOW_REMOTE_ENV": "adachunk.split._llm_client:ALLOW_REMOTE_ENV",
     # run and search

@@ -14,6 +14,11 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 
+def printable(text: str) -> str:
+    """``text`` with control characters escaped as Python does (``a\\nb.md``), else unchanged."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
 @dataclass
 class Location:
     """Where in a source file an error points (1-based line and column)."""
@@ -23,8 +28,9 @@ class Location:
     column: int | None = None
 
     def render(self) -> str:
-        """Return ``file:line:col`` with the parts that are known."""
-        parts = [self.file or "<input>"]
+        """Return ``file:line:col`` with the parts that are known (the file name escaped where it
+        holds control characters: the error stays one line)."""
+        parts = [printable(self.file) if self.file else "<input>"]
         if self.line is not None:
             parts.append(str(self.line))
             if self.column is not None:
@@ -258,7 +264,6 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
 # Catalogue of codes, so documentation and tests can list them.
 CODES = {
     "ADA101": "internal invariant violated (chunk tiling, size or offset check failed)",
-    "ADA103": "a worker process died (killed or out of memory); rerun with --resume",
     "ADA201": "YAML syntax error or unsafe YAML tag",
     "ADA202": "unknown key",
     "ADA203": "wrong type or value",
@@ -282,6 +287,7 @@ CODES = {
     "ADA222": "the compute device asked for is not usable here (e.g. --device cuda without a CUDA device)",
     "ADA223": "an optional dependency is not installed (the message names the extra: pip install "
               "'adachunk[EXTRA]')",
+    "ADA224": "a per-document memory ceiling that is not a size (--doc-memory: bytes, 512M, 2G; 0: off)",
     "ADA301": "input file cannot be decoded (invalid UTF-8)",
     "ADA302": "input file not found or not a regular file",
     "ADA303": "unsupported input format",
@@ -304,6 +310,10 @@ CODES = {
     "ADA320": "the vector index cannot be written (disk full, permissions, store error)",
     "ADA321": "an HTML page nests elements deeper than the reader's limit (machine-generated or hostile nesting)",
     "ADA322": "reading a PDF ran past its time budget (a reference loop, a content-stream bomb)",
+    "ADA325": "a document exceeded its deadline (--doc-timeout); its worker was stopped and replaced",
+    "ADA326": "a document exceeded the memory ceiling (--doc-memory); its worker was stopped and replaced",
+    "ADA327": "the worker process holding a document died (a signal such as the kernel's out-of-memory "
+              "killer, or a crash); the run went on without it",
     "ADA401": "notice: invalid split points of a parsed document dropped",
     "ADA402": "notice: precomputed coreference pairs dropped (offsets outside the text or malformed)",
     "ADA403": "notice: a parsed document's document_name is not a usable doc_id; the file name is used",

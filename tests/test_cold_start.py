@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import textwrap
-from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -244,10 +243,12 @@ def test_cli_owners_table_matches_the_modules():
 
 
 class _InlineExecutor:
-    """A process pool stand-in: runs each job when submitted, records the order."""
+    """A process pool stand-in (:class:`adachunk.runner.pool.BoundedPool`'s interface): runs each
+    job when submitted, records the order."""
 
     def __init__(self, *args, **kwargs):
         self.order: list[str] = []
+        self.done: list = []
         _InlineExecutor.last = self
 
     def __enter__(self):
@@ -256,11 +257,14 @@ class _InlineExecutor:
     def __exit__(self, *exc):
         return False
 
-    def submit(self, fn, path, args):
+    def submit(self, tag, name, fn, path, args):
+        from adachunk.runner.pool import Outcome
+
         self.order.append(Path(path).name)
-        fut = Future()
-        fut.set_result(fn(path, args))
-        return fut
+        self.done.append((tag, Outcome(value=fn(path, args))))
+
+    def next_done(self):
+        return self.done.pop(0)
 
 
 @pytest.mark.parametrize("window", [64, 3])
@@ -268,7 +272,7 @@ def test_pool_submits_largest_first_within_the_window(tmp_path, monkeypatch, cap
     from adachunk.cli import _chunk_pool as pool
     from adachunk.cli.main import main
 
-    monkeypatch.setattr(pool, "ProcessPoolExecutor", _InlineExecutor)
+    monkeypatch.setattr(pool, "_pool", _InlineExecutor)
     monkeypatch.setattr(pool, "WINDOW", window)
     para = "A sentence of the document, long enough to count.\n\n"
     sizes = [3, 40, 1, 25, 2, 60]

@@ -19,9 +19,13 @@ Where the time went, and what is done about it (``bench/bench_cold.py`` measures
   the next :data:`WINDOW` files (or :data:`WINDOW_BYTES` of input), which bounds the replies
   held for in-order writing.
 
+Each worker holds one file at a time (:class:`adachunk.runner.pool.BoundedPool`), under the
+per-document bounds of ``--doc-timeout`` and ``--doc-memory``: a file past them, or whose worker
+dies, fails alone with its coded error (``ADA325``-``ADA327``), and its worker is replaced.
+
 A file long enough for the large-document mode and read from disk in segments (Markdown, text)
 is chunked in the main process when its turn comes: its output is written segment by segment
-instead of being held in a worker's reply.
+instead of being held in a worker's reply (the bounds do not apply to it there).
 """
 
 from __future__ import annotations
@@ -31,7 +35,6 @@ import io
 import multiprocessing as mp
 import sys
 import warnings
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ..errors import AdachunkError
@@ -94,10 +97,30 @@ def start_method() -> str:
     return "fork" if sys.platform.startswith("linux") and "fork" in mp.get_all_start_methods() else "spawn"
 
 
-def _executor(workers: int) -> ProcessPoolExecutor:
-    from ..api import worker_init
+def _pool(args):
+    """The worker pool: one file per worker at a time, each under ``--doc-timeout`` and
+    ``--doc-memory`` (a file past them, or whose worker dies, fails alone: ADA325-ADA327)."""
+    from ..api import BoundedPool, Bounds, worker_init
 
-    return ProcessPoolExecutor(workers, mp_context=mp.get_context(start_method()), initializer=worker_init)
+    bounds = Bounds.of(getattr(args, "doc_timeout", None), getattr(args, "doc_memory", None))
+    return BoundedPool(args.workers, bounds, mp.get_context(start_method()), worker_init)
+
+
+def _result(pool, head: int, finished: dict) -> tuple[str, str, AdachunkError | None]:
+    """File ``head``'s reply, waiting for the pool as long as it is not in; a breach or a dead
+    worker is the file's coded error, printed as the file's own errors are."""
+    from .common import print_error
+
+    while head not in finished:
+        tag, outcome = pool.next_done()
+        finished[tag] = outcome
+    outcome = finished.pop(head)
+    if outcome.raised is not None:  # chunk_one raised (a bug): as the executor's result() did
+        raise outcome.raised
+    if outcome.error is not None:
+        print_error(outcome.error)
+        return "", "", outcome.error
+    return outcome.value
 
 
 def chunk_files(paths: list[str], args, rp, chunker, out) -> list[AdachunkError]:
@@ -111,11 +134,11 @@ def chunk_files(paths: list[str], args, rp, chunker, out) -> list[AdachunkError]
         # built here, before forking, what every worker would otherwise build for itself
         warm_up(rp, sizes, [_text_like(p) for p in paths], args.workers)
     errors: list[AdachunkError] = []
-    futures: dict[int, Any] = {}
+    finished: dict[int, Any] = {}  # index -> Outcome of files done, not yet written
     ready: list[tuple[int, int]] = []  # (-size, index) of files in the window, not yet submitted
     end, window_bytes = 0, 0  # the window is paths[head:end]
     min_ahead = 2 * args.workers
-    with warnings.catch_warnings(), _executor(args.workers) as ex:
+    with warnings.catch_warnings(), _pool(args) as pool:
         # Python >= 3.12 warns on fork() when threads exist; BLAS's threads are fork-safe
         warnings.filterwarnings("ignore", category=DeprecationWarning, message=".*fork.*")
         for head in range(len(paths)):
@@ -127,11 +150,11 @@ def chunk_files(paths: list[str], args, rp, chunker, out) -> list[AdachunkError]
                 end += 1
             while ready:  # largest first: a long document never starts last and runs alone
                 _, i = heapq.heappop(ready)
-                futures[i] = ex.submit(chunk_to_text, paths[i], args)
+                pool.submit(i, paths[i], chunk_to_text, paths[i], args)
             if here[head]:
                 err = chunk_one(paths[head], args, rp, chunker, out)
             else:
-                text, printed, err = futures.pop(head).result()
+                text, printed, err = _result(pool, head, finished)
                 out.write(text)
                 sys.stderr.write(printed)
             window_bytes -= sizes[head]

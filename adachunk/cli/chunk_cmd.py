@@ -10,7 +10,7 @@ import sys
 from ..api import chunk_document, load_profile, enrich_records
 from ..errors import AdachunkError, Location, ProfileError, missing_dependency
 from ..api import read_document, supported_suffixes, chunk_segments, segment_chars, document_key, input_root
-from .common import (add_exclude_flag, add_ocr_flag, add_solver_flags, chunk_record, dumps, expand_inputs, output_to, parse_params,
+from .common import (add_bounds_flags, add_exclude_flag, add_ocr_flag, add_solver_flags, chunk_record, dumps, expand_inputs, output_to, parse_params,
                      print_error, print_flag_notes, solver_overrides)
 
 
@@ -31,6 +31,7 @@ def add_parsers(sub) -> list[str]:
     add_exclude_flag(p)
     p.add_argument("--workers", "-j", type=_positive_int, default=1, metavar="N",
                    help="chunk files in N worker processes (output in input order, the same bytes as one)")
+    add_bounds_flags(p, where=" (files chunked by --workers N > 1)")
     p.add_argument("--segment-chars", type=_positive_int, metavar="N",
                    help="large-document mode: chunk a document longer than N code points in segments cut at "
                         "blank lines (approximate at the seams; default: $ADACHUNK_SEGMENT_CHARS or 2000000)")

@@ -70,6 +70,27 @@ def add_ocr_flag(p) -> None:
                         "installed) or off (such a page is ADA309)")
 
 
+def add_bounds_flags(p, where: str = "") -> None:
+    """``--doc-timeout`` and ``--doc-memory``: the per-document bounds of the pooled commands
+    (``where``: which documents they bound, when not all)."""
+    p.add_argument("--doc-timeout", type=float, metavar="SECONDS",
+                   help=f"wall-clock limit per document{where} (default 600; 0: none): past it the document fails "
+                        "with ADA325, its worker is replaced and the others go on")
+    p.add_argument("--doc-memory", type=_memory_size, metavar="SIZE",
+                   help=f"memory ceiling of the process holding one document{where}, e.g. 4G or 512M (default: "
+                        "half the machine's RAM; 0: none): past it ADA326; a worker killed otherwise is ADA327")
+
+
+def _memory_size(text: str) -> int:
+    """argparse type of ``--doc-memory`` (a bad size is a usage error, exit 2)."""
+    from ..api import parse_size
+
+    try:
+        return parse_size(text)
+    except AdachunkError as err:
+        raise argparse.ArgumentTypeError(err.message) from None
+
+
 def add_exclude_flag(p) -> None:
     """``--exclude PATTERN`` of the commands that expand folders (added to ``.adachunkignore``'s)."""
     p.add_argument("--exclude", action="append", default=[], metavar="PATTERN",

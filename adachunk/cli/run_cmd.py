@@ -6,7 +6,8 @@ import json
 import re
 import sys
 
-from .common import add_exclude_flag, add_ocr_flag, add_solver_flags, print_flag_notes, solver_overrides
+from ..errors import printable
+from .common import add_bounds_flags, add_exclude_flag, add_ocr_flag, add_solver_flags, print_flag_notes, solver_overrides
 
 
 def add_parsers(sub) -> list[str]:
@@ -18,6 +19,10 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--workers", "-j", type=int, help="worker processes (default: the machine's cores)")
     p.add_argument("--resume", action="store_true",
                    help="skip documents already done with the same profile and content; keep the folder's other documents")
+    p.add_argument("--retry-failed", action="store_true",
+                   help="with --resume: process again the documents that failed for a bound or a dead worker "
+                        "(ADA325-ADA327); without it they keep their failure")
+    add_bounds_flags(p)
     p.add_argument("--prune", action="store_true",
                    help="with --resume: drop the folder's documents that these inputs do not list")
     p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
@@ -59,7 +64,8 @@ def run(args) -> int:
                      errors=args.errors, postprocess=not args.no_postprocess, sink=args.sink,
                      qdrant_url=args.qdrant_url, progress=False if args.quiet else None, prune=args.prune,
                      wait=args.wait, ship_inputs=args.ship_inputs, ocr=args.ocr, device=args.device,
-                     exclude=args.exclude)
+                     exclude=args.exclude, doc_timeout=args.doc_timeout, doc_memory=args.doc_memory,
+                     retry_failed=args.retry_failed)
     if not args.quiet:
         _report(res)
     return 0 if res.ok else 2
@@ -92,8 +98,9 @@ def _report(res) -> None:
         print(f"  note: {line}", file=sys.stderr)
     for f in summary.get("failures", [])[:20]:
         # a coded error names its file already ("ADA310 path: ..."): the path is not repeated
-        named = re.match(r"ADA\d{3} ", f["error"]) and f["error"][7:].startswith(f["source"])
-        print(f"  failed: {f['error'] if named else f['source'] + ': ' + f['error']}", file=sys.stderr)
+        source = printable(f["source"])  # a name with a newline must not split the line
+        named = re.match(r"ADA\d{3} ", f["error"]) and f["error"][7:].startswith(source)
+        print(f"  failed: {f['error'] if named else source + ': ' + f['error']}", file=sys.stderr)
 
 
 def _pages(pages) -> str:

@@ -2,63 +2,71 @@
 
 All stream results back to one callback in the main process, which is the only writer. The
 local pool keeps at most ``2 × workers`` documents in flight, so memory stays bounded however
-large the corpus.
+large the corpus, and holds each document to its bounds (:mod:`adachunk.runner.bounds`); the
+serial backend holds them softly; Dask leaves them to the cluster (its own worker memory limits
+and restarts).
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..errors import InternalError, Location
-from .job import DocResult, JobOptions, process_input, process_shipped, worker_init
+from ..errors import AdachunkError
+from .bounds import Bounds, soft_bounds
+from .job import DocResult, JobOptions, file_sha256, process_input, process_shipped, warm_worker
 from .manifest import Input
 from .notices import renamed
+from .pool import BoundedPool
 
 OnResult = Callable[[DocResult], None]
 
 
-def run_serial(sources: Iterable[Input], opts: JobOptions, on_result: OnResult) -> None:
-    """One document after the other in this process."""
+def run_serial(sources: Iterable[Input], opts: JobOptions, on_result: OnResult, bounds: Bounds | None = None) -> None:
+    """One document after the other in this process; ``bounds`` held softly (:func:`soft_bounds`:
+    a document stuck inside one long C call finishes that call first)."""
     for source in sources:
-        on_result(process_input(source, opts))
+        if bounds is None or not bounds.active:
+            on_result(process_input(source, opts))
+            continue
+        res = None
+        with soft_bounds(bounds, source.source) as breach:
+            res = process_input(source, opts)
+        on_result(bound_failure(source, breach[0]) if breach else res)
 
 
-def run_pool(sources: Iterable[Input], opts: JobOptions, on_result: OnResult, workers: int) -> None:
-    """A process pool (spawned workers: safe with torch/numba state) with bounded in-flight work."""
+def run_pool(sources: Iterable[Input], opts: JobOptions, on_result: OnResult, workers: int,
+             bounds: Bounds | None = None) -> None:
+    """A process pool (spawned workers: safe with torch/numba state) with bounded in-flight work.
+
+    Each worker holds one document at a time (:class:`~adachunk.runner.pool.BoundedPool`): a
+    document that runs past ``bounds``, or whose worker dies, fails alone with a coded error
+    naming it; its worker is replaced and every other document is processed.
+    """
     it = iter(sources)
-    ctx = mp.get_context("spawn")
-    in_flight: dict = {}  # future -> input, to name the documents a dead worker was holding
-    try:
-        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=worker_init) as ex:
-            pending = set()
+    warm = partial(warm_worker, opts)
+    with BoundedPool(workers, bounds or Bounds(0, 0), mp.get_context("spawn"), warm) as pool:
+        while True:
+            while pool.pending < 2 * workers:  # at most two documents per worker in the pipes and queue
+                source = next(it, None)
+                if source is None:
+                    break
+                pool.submit(source, source.source, process_input, source, opts)
+            if not pool.pending:
+                return
+            source, outcome = pool.next_done()
+            if outcome.raised is not None:  # process_input never raises: a bug in the job itself
+                raise outcome.raised
+            on_result(outcome.value if outcome.error is None else bound_failure(source, outcome.error))
 
-            def fill() -> None:
-                while len(pending) < 2 * workers:
-                    source = next(it, None)
-                    if source is None:
-                        return
-                    fut = ex.submit(process_input, source, opts)
-                    in_flight[fut] = source
-                    pending.add(fut)
 
-            fill()
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    on_result(fut.result())
-                    in_flight.pop(fut, None)
-                fill()
-    except BrokenProcessPool:
-        held = [i.source for i in in_flight.values()]
-        raise InternalError(code="ADA103", message="a worker process died (killed or out of memory) while "
-                            f"processing {', '.join(held[:3])}" + (f" and {len(held) - 3} more" if len(held) > 3 else ""),
-                            location=Location(held[0] if held else None),
-                            hint="finished documents are saved: rerun with --resume") from None
+def bound_failure(source: Input, err: AdachunkError) -> DocResult:
+    """The result of a document that failed for a bound or a dead worker (``err``, coded)."""
+    return DocResult(source.source, file_sha256(source.source), False, source.key, error=err.render(),
+                     error_code=err.code)
 
 
 def run_dask(sources: list[Input], opts: JobOptions, on_result: OnResult, *, scheduler: str | None = None,

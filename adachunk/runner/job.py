@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AdachunkError, Location, missing_dependency
+from ..errors import AdachunkError, Location, missing_dependency, printable
 
 _STATE: dict[str, Any] = {}  # per-process cache: resolved profile, index embedder
 
@@ -238,10 +238,17 @@ def _process(path: str, opts: JobOptions, key: str | None) -> DocResult:
 
 
 def _internal(path: str, digest, key: str | None, exc: Exception, t0: float) -> DocResult:
-    """A document's failure by a bug (``ADA101``, with the end of its trace)."""
+    """A document's failure by a bug (``ADA101``, with the end of its trace); a MemoryError is
+    the memory ceiling's ``ADA326`` (an allocation refused before the pool's watchdog saw it)."""
+    if isinstance(exc, MemoryError):
+        from .bounds import Bounds, memory_error
+
+        err = memory_error(path, Bounds(0, 0))  # the limit hit may be the machine's, not ours
+        return DocResult(path, digest, False, key or "", error=err.render(), error_code=err.code,
+                         seconds=time.perf_counter() - t0)
     trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-6:])
     return DocResult(path, digest, False, key or "",
-                     error=f"ADA101 {path}: internal error {type(exc).__name__}: {exc}\n{trace}",
+                     error=f"ADA101 {printable(path)}: internal error {type(exc).__name__}: {exc}\n{trace}",
                      error_code="ADA101", seconds=time.perf_counter() - t0)
 
 
@@ -265,3 +272,14 @@ def worker_init(threads: int = 1) -> None:
 def state_key(source: str) -> str:
     """File name stem of a document's state entry (stable per absolute source path)."""
     return hashlib.sha256(str(Path(source).resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def warm_worker(opts: JobOptions) -> None:
+    """Process-pool initializer of a run: :func:`worker_init`, then the run's profile loaded, so
+    that the first document's deadline does not pay for it (a profile error is left to the
+    documents, which report it)."""
+    worker_init()
+    try:
+        _profile(opts)
+    except Exception:  # noqa: BLE001 - reported by each document's job
+        pass

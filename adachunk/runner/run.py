@@ -14,7 +14,9 @@ from ..analysis.store import default_store
 from ..models.device import run_device
 from ..policy_types import IndexSpec
 from ..sink.vectors import write_index_meta
+from ..sink.files import remove_stale_temps
 from .backends import run_dask, run_pool, run_serial
+from .bounds import BOUND_CODES, Bounds
 from .job import DocResult, JobOptions, file_sha256
 from .lock import OutputLock
 from .manifest import Manifest, carried_over, plan_inputs
@@ -51,7 +53,8 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
                postprocess: bool = True, sink: str | None = None, qdrant_url: str | None = None,
                progress: bool | None = None, prune: bool = False, wait: float = 0.0,
                ship_inputs: bool = False, ocr: str = "auto", device: str | None = None,
-               exclude: Iterable[str] = ()) -> RunSummary:
+               exclude: Iterable[str] = (), doc_timeout: float | None = None,
+               doc_memory: str | int | None = None, retry_failed: bool = False) -> RunSummary:
     """Adaptive chunking of every input; see docs/run.md for the output files.
 
     The output folder is locked for the whole run and ends holding exactly its manifest's
@@ -83,6 +86,13 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
         exclude: gitignore-style patterns of a folder's (or glob's) files that are not documents,
             added to each folder's ``.adachunkignore`` (:class:`adachunk.ingest.discover.IgnoreRules`);
             the summary lists the files skipped under ``documents.ignored``.
+        doc_timeout: wall-clock seconds one document may take (None: 600; 0: no deadline);
+            past it the document fails with ``ADA325`` (:mod:`adachunk.runner.bounds`).
+        doc_memory: memory ceiling of the process holding one document, bytes or a size such
+            as ``"2G"`` (None: half the machine's RAM; 0: none); past it ``ADA326``. A worker
+            that dies otherwise fails its document with ``ADA327``; the run goes on.
+        retry_failed: with ``resume``, process again the documents that failed for a bound
+            (``ADA325``-``ADA327``); without it they keep their failure.
 
     Raises:
         ProfileError: ADA222 when ``device`` is not usable on this machine (before any work).
@@ -92,16 +102,19 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
             return run_corpus(inputs, profile, out, workers=workers, resume=resume, backend=backend,
                               scheduler=scheduler, overrides=overrides, errors=errors, postprocess=postprocess,
                               sink=sink, qdrant_url=qdrant_url, progress=progress, prune=prune, wait=wait,
-                              ship_inputs=ship_inputs, ocr=ocr, exclude=exclude)
+                              ship_inputs=ship_inputs, ocr=ocr, exclude=exclude, doc_timeout=doc_timeout,
+                              doc_memory=doc_memory, retry_failed=retry_failed)
     t0 = time.perf_counter()
     rp, index, opts = _resolve_settings(profile, backend, overrides, sink, qdrant_url, errors, postprocess, ocr)
     check_extras(rp, index, opts.index, backend)
     check_embedders(rp, index, opts.index)
     out = Path(out)
+    bounds = Bounds.of(doc_timeout, doc_memory)
     sources, warnings, ignored = _plan(list(inputs), out, list(exclude))
     with OutputLock(out, wait=wait), default_store(out / ".adachunk" / "analysis") as astore:
-        work = _select_work(out, rp, opts, sources, resume, prune)
-        _execute(work.todo, opts, work.store, backend, scheduler, workers, progress, ship_inputs)
+        remove_stale_temps(out)  # of runs killed while writing (this run holds the folder now)
+        work = _select_work(out, rp, opts, sources, resume, prune, retry_failed)
+        _execute(work.todo, opts, work.store, backend, scheduler, workers, progress, ship_inputs, bounds)
         summary = _commit_folder(out, astore, work, rp, opts, index, warnings, ignored, t0)
     totals = summary["totals"]
     return RunSummary(out, len(work.sources), len(work.todo), len(work.sources) - len(work.todo), totals["failed"],
@@ -137,14 +150,17 @@ def _resolve_settings(profile: str, backend: str, overrides: dict[str, Any] | No
     return rp, index, opts
 
 
-def _select_work(out: Path, rp, opts: JobOptions, sources: list, resume: bool, prune: bool) -> _Work:
+def _select_work(out: Path, rp, opts: JobOptions, sources: list, resume: bool, prune: bool,
+                 retry_failed: bool = False) -> _Work:
     """Which documents this run processes and which of the folder's earlier ones it keeps (the
-    result store made ready: emptied unless ``resume``)."""
+    result store made ready: emptied unless ``resume``). A resumed document that failed for a
+    bound keeps its failure unless ``retry_failed``: it would hang or blow up again."""
     store = ResultStore(out, rp.fingerprint, opts.key())
     previous = Manifest.load(out) if resume else Manifest(out / ".adachunk" / "manifest.json")
     sources = previous.stable_keys(sources)
     store.prepare(resume)
-    todo = [i for i in sources if not (resume and store.done(i.source, file_sha256(i.source), i.key))]
+    todo = [i for i in sources if not (resume and store.done(i.source, file_sha256(i.source), i.key,
+                                                             failed_for=() if retry_failed else BOUND_CODES))]
     kept, dropped = carried_over(previous, sources, rp.fingerprint, opts.key(), prune=prune,
                                  file_sha256=file_sha256)
     return _Work(store, previous, sources, todo, kept, dropped)
@@ -201,8 +217,9 @@ def _write_outputs(out: Path, sources: list[str], store: ResultStore, rp, index,
 
 
 def _execute(todo, opts: JobOptions, store: ResultStore, backend: str, scheduler: str | None,
-             workers: int | None, progress: bool | None, ship_inputs: bool) -> None:
-    """Process ``todo`` on the chosen backend, saving each result as it arrives."""
+             workers: int | None, progress: bool | None, ship_inputs: bool, bounds: Bounds) -> None:
+    """Process ``todo`` on the chosen backend, saving each result as it arrives (Dask: the
+    per-document bounds are the cluster's business, its own memory limits and restarts)."""
     bar = Progress(len(todo), enabled=progress)
 
     def on_result(res: DocResult) -> None:
@@ -216,9 +233,12 @@ def _execute(todo, opts: JobOptions, store: ResultStore, backend: str, scheduler
     if backend == "dask":
         run_dask(todo, opts, on_result, scheduler=scheduler, workers=n, ship_inputs=ship_inputs)
     elif backend == "serial" or n == 1:
-        run_serial(todo, opts, on_result)
+        # in this process, where the bounds hold softly (a blocking C call finishes first): a lone
+        # document has no other document to protect, and a worker's start-up (imports, the
+        # model) would double a cold one-file run (bench/cold_run.py)
+        run_serial(todo, opts, on_result, bounds)
     else:
-        run_pool(todo, opts, on_result, n)
+        run_pool(todo, opts, on_result, n, bounds)
     bar.close()
 
 

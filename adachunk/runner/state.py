@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, Collection
 
 import numpy as np
 
@@ -45,11 +45,14 @@ class ResultStore:
         key = state_key(source)
         return self.dir / f"{key}.json", self.dir / f"{key}.npy"
 
-    def done(self, source: str, file_sha256: str | None, key: str | None = None) -> bool:
+    def done(self, source: str, file_sha256: str | None, key: str | None = None,
+             failed_for: Collection[str] = ()) -> bool:
         """True when ``source`` was finished with this profile fingerprint, options, content and
-        (when given) document key."""
+        (when given) document key; a failure whose code is in ``failed_for`` counts as finished
+        (a document that failed for a bound is not retried by a resume unless asked)."""
         meta = self.meta(source)
-        return bool(meta) and meta.get("ok") and file_sha256 is not None and meta.get("file_sha256") == file_sha256 \
+        finished = bool(meta) and (meta.get("ok") or meta.get("error_code") in failed_for)
+        return finished and file_sha256 is not None and meta.get("file_sha256") == file_sha256 \
             and meta.get("fingerprint") == self.fingerprint and meta.get("options") == self.options_key \
             and (key is None or meta.get("key") == key)
 

@@ -7,6 +7,7 @@ Shared by the runner (per-document results, the manifest, the lock) and the sink
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Callable
 
@@ -50,3 +51,47 @@ def write_error(path: Path, exc: OSError) -> InputError:
     """``ADA307``: the output cannot be written (permissions, disk full, ...)."""
     return InputError(code="ADA307", message=f"cannot write {path}: {exc.strerror or exc}", location=Location(str(path)),
                       hint="choose another --out folder or free some disk space")
+
+
+_TEMP = re.compile(r"\.tmp(\d+)$")
+
+
+def remove_stale_temps(out: Path) -> list[Path]:
+    """Remove the temporary files (:func:`temp_path`) that killed runs left in an output folder.
+
+    Only a file whose writer's pid is no longer alive goes (a live process may still be
+    writing it); the caller holds the folder's lock, so no other run writes there now. The
+    folders looked at are those :func:`atomic_write_bytes` writes into: the folder itself,
+    ``.adachunk`` and ``.adachunk/results``.
+
+    Returns:
+        The files removed.
+    """
+    removed = []
+    for folder in (Path(out), Path(out) / ".adachunk", Path(out) / ".adachunk" / "results"):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            m = _TEMP.search(name)
+            if m and not _alive(int(m.group(1))):
+                try:
+                    (folder / name).unlink()
+                    removed.append(folder / name)
+                except OSError:
+                    pass  # e.g. a folder of that name: not ours to remove
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one we may not signal exists too)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
