@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ._pdf_lines import cluster_rows
 from ._pdf_model import RawTable, Word
@@ -47,6 +47,7 @@ _LIST_MARK = re.compile(r"^(?:[\u2022\u2023\u25aa\u25cf\u25e6\u2043\u2219\u00b7\
                         r"\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]?)$")
 
 _DOTS = re.compile(r"^[.\u2024\u2026\u00b7]+$")
+_LEADER_RUN = re.compile(r"[.\u2024\u00b7]{4,}$")  # an unbroken dot leader ending a word
 # a header cell: a word, or a year ("2024", "2011-12"), not a figure ("1,204.5")
 _HEADING_CELL = re.compile(r"[^\W\d_]|^(?:19|20)\d\d(?:[-/]\d{2,4})?$")
 _CELL_GAP = 1.0     # font sizes: a wider gap inside a row separates two cells
@@ -82,12 +83,18 @@ def _make_row(words: list[Word]) -> _Row:
 
 
 def _without_leaders(words: list[Word]) -> list[Word]:
-    """Words (left to right) without dot leaders: runs of three dot-only words or more are the
-    space between a label and its figures, not text."""
+    """Words (left to right) without dot leaders: runs of three dot-only words or more, each a
+    word space from the next, are the space between a label and its figures, not text. Dots set
+    a cell gap apart ("...  ...  ...") are nil markers, one per cell: printed content."""
     out: list[Word] = []
     run: list[Word] = []
-    for w in words:
+    for w in map(_leader_cut, words):
+        if w is None:  # an unbroken leader: the gap it fills separates two cells
+            continue
         if _DOTS.match(w.text):
+            if run and w.x0 - run[-1].x1 >= _CELL_GAP * w.size:  # a new cell: the run so far ends
+                out += run if len(run) < 3 else []
+                run = []
             run.append(w)
             continue
         out += run if len(run) < 3 else []
@@ -95,6 +102,19 @@ def _without_leaders(words: list[Word]) -> list[Word]:
         out.append(w)
     out += run if len(run) < 3 else []
     return out or words
+
+
+def _leader_cut(w: Word) -> Word | None:
+    """A word without the unbroken dot leader it ends in ("Injury.........": the label, its
+    right edge where the dots start, supposing glyphs of even width); None for a word that is
+    all leader (four dots or more: three are a nil marker, "...")."""
+    m = _LEADER_RUN.search(w.text)
+    if m is None:
+        return w
+    if m.start() == 0:
+        return None
+    x1 = w.x0 + (w.x1 - w.x0) * m.start() / len(w.text)
+    return replace(w, text=w.text[:m.start()], x1=x1)
 
 
 def _regions(rows: list[_Row]) -> list[list[_Row]]:

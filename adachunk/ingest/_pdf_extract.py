@@ -21,10 +21,12 @@ from ._pdf_borderless import find_tables
 from ._pdf_lines import group_lines
 from ._pdf_model import RawPage, RawTable, Word
 from ._pdf_order import order_page
+from ._pdf_overprint import dedupe, looks_overprinted
 from ._pdf_rotate import UPRIGHT, direction, dominant, frame_size, turn_char, turn_shape
 from ._pdf_ruled import drop_frames, ruled_rows
 from ._pdf_table_head import take_heads, tidy_table
 from ._pdf_text import join_lines
+from ._table_cells import is_figure
 
 
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.I)
@@ -73,8 +75,11 @@ def _walk(objs, chars: list, shapes: list, page_h: float, mb: tuple, images: lis
 
     for obj in objs:
         if isinstance(obj, LTChar):
+            text = obj.get_text()
+            if len(text) > 1 and text[0].isspace():  # a font maps "." to " .": the glyph is the dot
+                text = text.strip() or text
             ch = {
-                "text": obj.get_text(), "x0": obj.x0 + mb[0], "x1": obj.x1 + mb[0],
+                "text": text, "x0": obj.x0 + mb[0], "x1": obj.x1 + mb[0],
                 "top": page_h - obj.y1 + mb[1], "bottom": page_h - obj.y0 + mb[1], "doctop": 0.0,
                 "upright": True, "size": round(obj.size, 2), "fontname": obj.fontname,
             }
@@ -212,6 +217,8 @@ def extract_page(page, number: int) -> RawPage:
         shapes = [turn_shape(s, turn, width, height) for s in shapes]
         width, height = frame_size(turn, width, height)
     words, dropped = _words(chars)
+    if looks_overprinted(w.text for w in words):  # fake bold: every glyph drawn twice
+        words, dropped = _words(dedupe(chars))
     bbox = tuple(page.bbox) if turn == UPRIGHT else (0.0, 0.0, width, height)
     tables = _tables(page, shapes, words, bbox) if _may_hold_table(shapes) else []
     raw = page_from_words(number, width, height, words, tables, bool(images))
@@ -232,7 +239,7 @@ def page_from_words(number: int, width: float, height: float, words: list[Word],
         ruled: tables found from ruling lines (a scan has none); their words are removed here.
         has_images: whether the page shows images (a scan, a figure).
     """
-    tables = ruled
+    tables = [t for t in ruled if not _undivided(t)]
     if tables:
         words = [w for w in words if not _inside(w, tables)]
     borderless = find_tables(words)
@@ -244,6 +251,17 @@ def page_from_words(number: int, width: float, height: float, words: list[Word],
     lines, fell_back = order_page(words, tables, width, height)
     has_text = bool(words) or any(any(c for r in t.rows for c in r) for t in tables)
     return RawPage(number, width, height, lines, tables, has_text, has_images, fell_back)
+
+
+def _undivided(t: RawTable) -> bool:
+    """A ruled table whose cells each hold a row of figures ("11,062.6 1,540.0 9,522.6"): the
+    rulings set off column *groups* of a statistical table (Total / Male / Female), not its
+    columns. Its words are better read as one borderless table, whose columns alignment finds."""
+    cells = [c for r in t.rows[1:] for c in r if c]
+    if len(t.rows) < 4 or not cells:
+        return False
+    packed = sum(len(parts := c.split()) >= 2 and all(is_figure(x) for x in parts) for c in cells)
+    return packed > 0.5 * len(cells)
 
 
 def _reading_turn(chars: list[dict], turned: list[tuple[int, dict]]) -> int:

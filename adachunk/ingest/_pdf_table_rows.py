@@ -35,8 +35,12 @@ LEADER = re.compile(r"(?:\s*[.\u2024\u2026\u00b7]){3,}\s*$")
 
 
 def strip_leader(text: str) -> str:
-    """A label without the dot leader that runs from it to its figures (``Total . . . .``)."""
-    return LEADER.sub("", text) if text.endswith((".", "\u2024", "\u2026", "\u00b7")) else text
+    """A label without the dot leader that runs from it to its figures (``Total . . . .``). A
+    cell of dots alone is a nil marker ("..." for not available), printed content: kept."""
+    if not text.endswith((".", "\u2024", "\u2026", "\u00b7")):
+        return text
+    m = LEADER.search(text)
+    return text if m is None or m.start() == 0 else text[:m.start()]
 
 
 def _joined(a: Word, b: Word, text: str) -> Word:
