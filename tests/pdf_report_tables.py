@@ -175,5 +175,28 @@ def build_statistical(path: str | Path) -> tuple[Path, Rows]:
     return path, rows
 
 
+def build_partial_grid(path: str | Path) -> tuple[Path, Rows]:
+    """A table ruled between its figure columns only (as R prints a data frame): no rule closes
+    the label column on the left or the last column on the right."""
+    path = Path(path)
+    c = _canvas(path)
+    _prose(c, 790, "Table 4. Fuel use by car model.")
+    xs = [250, 300, 350, 400]
+    rows = [["", "mpg", "cyl", "hp", "gear"], ["Mazda RX4", "21.0", "6", "110", "4"], ["Datsun 710", "22.8", "4", "93", "4"],
+            ["Hornet 4 Drive", "21.4", "6", "110", "3"], ["Valiant", "18.1", "6", "105", "3"], ["Duster 360", "14.3", "8", "245", "3"]]
+    y = 760.0
+    c.setLineWidth(0.5)
+    for i, r in enumerate(rows):
+        _row(c, y, r[0], r[1:], xs)
+        for x in [200] + xs[:-1]:  # rules left of each figure column, none after the last
+            c.line(x + 5, y - 3, x + 5, y + 10)
+        c.line(60, y - 3, 420, y - 3)
+        y -= PITCH
+    _prose(c, y - 20, "Source: a motoring magazine, 1974.")
+    c.save()
+    return path, rows
+
+
 BUILDERS = {"overprint": build_overprint, "leaders": build_leaders, "nil": build_nil,
-            "grouped_header": build_grouped_header, "statistical": build_statistical}
+            "grouped_header": build_grouped_header, "statistical": build_statistical,
+            "partial_grid": build_partial_grid}

@@ -57,6 +57,7 @@ _PROSE_CELL = 30    # characters: two columns whose cells are mostly longer hold
 _PROSE_ROW = 60     # characters: a label-only row longer than this is prose, not a table row
 _HEAD_ROWS = 4      # most header lines over a table ("13 Weeks Ended" / "January" / "28," / "2023")
 _WORD_SPACE = 0.6   # font sizes: a boundary with a smaller gap beside it sits in a word space
+_OVER = 0.25        # share of a header phrase's width over a column that makes it span that column
 
 
 @dataclass
@@ -313,6 +314,12 @@ def _header_count(rows: list[_Row]) -> int:
     if 0 < k < len(rows) - 2 and not all(rows[k - 1].cells[1:]):
         if all(_HEADING_CELL.search(c) for c in rows[k].cells if c):
             k += 1
+            # that row's column headers wrapped onto a line of their own under it ("Under 18" /
+            # "years"): an empty stub, words only, headings in several columns
+            while (k < min(_HEAD_ROWS, len(rows) - 2) and not rows[k].cells[0] and not is_anchor(rows[k].cells)
+                   and sum(bool(c) for c in rows[k].cells) >= 2
+                   and all(_HEADING_CELL.search(c) for c in rows[k].cells if c)):
+                k += 1
     return k
 
 
@@ -326,9 +333,10 @@ def _stub_free(row: _Row) -> bool:
             and not any(is_figure(c) and not is_period_phrase(c) for c in rest))
 
 
-def _header(rows: list[_Row], centres: list[float]) -> tuple[list[str], int]:
+def _header(rows: list[_Row], bounds: list[float]) -> tuple[list[str], int]:
     """One header row from the leading header rows (at most four), spanning
     labels repeated over the columns they centre on; returns it and how many rows it used."""
+    centres = [(a + b) / 2 for a, b in zip(bounds, bounds[1:])]
     k = max(_header_count(rows), 1)
     heads = [list(r.cells) for r in rows[:k]]
     for i, row in enumerate(heads[:-1]):
@@ -339,12 +347,30 @@ def _header(rows: list[_Row], centres: list[float]) -> tuple[list[str], int]:
             if c == 0 or row[c] or not below[c] or not phrases:  # a spanning label heads figures, not the stub
                 continue
             src, _ = min(phrases, key=lambda p: abs(p[1] - centres[c]))
-            if heads[i + 1][src][:1].islower():  # "Cost per" over "product": a wrapped header
-                continue
+            if heads[i + 1][src][:1].islower() or not _spans(row, rows[i].spans, src, c, bounds):
+                continue  # "Cost per" over "product", "American" over "Indian/Alaskan": a wrapped header
             if all(not row[j] for j in range(min(src, c) + 1, max(src, c))):
                 filled[c] = row[src]
         heads[i] = filled
     return [" ".join(h[c] for h in heads if h[c]) for c in range(len(heads[0]))], k
+
+
+def _spans(row: list[str], spans: list[tuple[float, float] | None], src: int, c: int, bounds: list[float]) -> bool:
+    """Does the header phrase in column ``src`` span column ``c`` too? Never the stub's. The only
+    label of its line spans when it reaches across a column edge ("Year Ended December 31,"
+    centred over three years), not when it sits within one column ("American" over
+    "Indian/Alaskan" over "Native": one column's header, wrapped). One of several labels spans
+    the columns it overlaps by a quarter of its width, and those up to its neighbours when none
+    is filled ("Total", "Male", "Female", each centred over its three columns)."""
+    span = spans[src]
+    if src == 0 or span is None:
+        return False
+    if sum(bool(x) for x in row[1:]) == 1:  # the line's one label: spans when it crosses a column edge
+        return any(span[0] < b < span[1] for b in bounds[1:-1])
+    overlap = min(span[1], bounds[c + 1]) - max(span[0], bounds[c])
+    if overlap > _OVER * (span[1] - span[0]):
+        return True
+    return (src == 1 or not row[src - 1]) and (src + 1 == len(row) or not row[src + 1])
 
 
 def _span_above(rows: list[_Row], region: list[_Row], first_boundary: float) -> None:
@@ -404,9 +430,8 @@ def find_tables(words: list[Word]) -> list[RawTable]:
         x0 = min(w.x0 for r in region for w in r.words)
         x1 = max(w.x1 for r in region for w in r.words)
         bounds = [x0] + _gutter_middles(region, inner) + [x1]
-        centres = [(a + b) / 2 for a, b in zip(bounds, bounds[1:])]
         merged = _merge_wrapped(region)
-        header, k = _header(merged, centres)
+        header, k = _header(merged, bounds)
         cells = [header] + [r.cells for r in merged[k:]]
         out.append(RawTable(region[0].top, region[-1].bottom, x0, x1, cells, bounds, ruled=False))
     return out

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 from ..errors import InputError, Location
 from ._pdf_borderless import find_tables
+from ._pdf_grid_mend import mend_beside, undivided
 from ._pdf_lines import group_lines
 from ._pdf_model import RawPage, RawTable, Word
 from ._pdf_order import order_page
@@ -26,7 +27,6 @@ from ._pdf_rotate import UPRIGHT, direction, dominant, frame_size, turn_char, tu
 from ._pdf_ruled import drop_frames, ruled_rows
 from ._pdf_table_head import take_heads, tidy_table
 from ._pdf_text import join_lines
-from ._table_cells import is_figure
 
 
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.I)
@@ -239,10 +239,13 @@ def page_from_words(number: int, width: float, height: float, words: list[Word],
         ruled: tables found from ruling lines (a scan has none); their words are removed here.
         has_images: whether the page shows images (a scan, a figure).
     """
-    tables = [t for t in ruled if not _undivided(t)]
+    tables = [t for t in ruled if not undivided(t)]  # rules round column groups: read by alignment
+    page_words = words
     if tables:
         words = [w for w in words if not _inside(w, tables)]
     borderless = find_tables(words)
+    if tables and borderless:  # a grid that leaves out its label column: the two read as one
+        tables, borderless = mend_beside(tables, borderless, page_words, find_tables)
     if borderless:
         words = [w for w in words if not _inside(w, borderless)]
         tables = sorted(tables + borderless, key=lambda t: t.top)
@@ -251,17 +254,6 @@ def page_from_words(number: int, width: float, height: float, words: list[Word],
     lines, fell_back = order_page(words, tables, width, height)
     has_text = bool(words) or any(any(c for r in t.rows for c in r) for t in tables)
     return RawPage(number, width, height, lines, tables, has_text, has_images, fell_back)
-
-
-def _undivided(t: RawTable) -> bool:
-    """A ruled table whose cells each hold a row of figures ("11,062.6 1,540.0 9,522.6"): the
-    rulings set off column *groups* of a statistical table (Total / Male / Female), not its
-    columns. Its words are better read as one borderless table, whose columns alignment finds."""
-    cells = [c for r in t.rows[1:] for c in r if c]
-    if len(t.rows) < 4 or not cells:
-        return False
-    packed = sum(len(parts := c.split()) >= 2 and all(is_figure(x) for x in parts) for c in cells)
-    return packed > 0.5 * len(cells)
 
 
 def _reading_turn(chars: list[dict], turned: list[tuple[int, dict]]) -> int:
