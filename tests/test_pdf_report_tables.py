@@ -99,6 +99,8 @@ def test_real_statistical_page_is_one_table_per_statistical_table(real_tables):
     ["Forcible rape", "17.5", "2.6", "14.9", "17.2", "2.5", "14.7", "\u2013", "\u2013", "\u2013"],
     # a footnote marker after the label, kept apart from the figures
     ["Stolen property 1", "84.3", "15.1", "69.2", "66.7", "12.2", "54.5", "17.6", "2.8", "14.7"],
+    # the last dots of a spaced leader ("etc. .") go, the abbreviation's stays
+    ["Weapons; carrying, possessing, etc.", "132.9", "27.1", "105.8", "122.1", "24.3", "97.8", "10.8", "2.8", "8.0"],
     # "(X)": not applicable
     ["Runaways", "75.8", "75.8", "(X)", "34.0", "34.0", "(X)", "41.8", "41.8", "(X)"],
     ["Sex offenses 1", "60,175", "44,240", "14,347", "715", "873"],

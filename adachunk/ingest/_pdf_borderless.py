@@ -1,8 +1,8 @@
 """Tables without ruling lines ("stream" tables), the usual case in annual reports and filings.
 
 1. **Rows.** The page's words (ruled tables already removed) are clustered by baseline; dot
-   leaders (``Total . . . . .``: runs of three dot-only words) are dropped as the space they
-   are; a row is *tabular* when a horizontal gap of at least ``_CELL_GAP`` font sizes splits it
+   leaders (``Total . . . . .``, ``Total.......``) are dropped as the space they are, a nil
+   marker (``...`` a cell gap from its neighbours) kept (:func:`without_leaders`); a row is *tabular* when a horizontal gap of at least ``_CELL_GAP`` font sizes splits it
    (a word space is a quarter of one, a cell padding more than one).
 2. **Regions.** Maximal runs of rows set close together (at most ``_ROW_GAP`` line heights
    apart) that hold at least two tabular rows; short label-only rows may sit between them (a
@@ -34,11 +34,12 @@ from __future__ import annotations
 
 import re
 import statistics
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ._pdf_lines import cluster_rows
 from ._pdf_model import RawTable, Word
-from ._pdf_table_rows import glue_signs, is_anchor, join_cells, phrases, place, row_groups, strip_leader
+from ._pdf_table_rows import (glue_signs, is_anchor, join_cells, phrases, place, row_groups, strip_leader,
+                              without_leaders)
 from ._pdf_text import clean
 from ._table_cells import is_figure, is_period_phrase
 
@@ -46,8 +47,6 @@ from ._table_cells import is_figure, is_period_phrase
 _LIST_MARK = re.compile(r"^(?:[\u2022\u2023\u25aa\u25cf\u25e6\u2043\u2219\u00b7\u2013\u2014*\u25a0\u25a1-]|"
                         r"\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]?)$")
 
-_DOTS = re.compile(r"^[.\u2024\u2026\u00b7]+$")
-_LEADER_RUN = re.compile(r"[.\u2024\u00b7]{4,}$")  # an unbroken dot leader ending a word
 # a header cell: a word, or a year ("2024", "2011-12"), not a figure ("1,204.5")
 _HEADING_CELL = re.compile(r"[^\W\d_]|^(?:19|20)\d\d(?:[-/]\d{2,4})?$")
 _CELL_GAP = 1.0     # font sizes: a wider gap inside a row separates two cells
@@ -77,45 +76,10 @@ class _Row:
 
 def _make_row(words: list[Word]) -> _Row:
     words = sorted(words, key=lambda w: w.x0)
-    words = glue_signs(_without_leaders(words))  # "$ 1,184" one word: a sign is not a column
+    words = glue_signs(without_leaders(words, _CELL_GAP))  # "$ 1,184" one word: a sign is not a column
     size = statistics.median(w.size for w in words)
     tabular = any(b.x0 - a.x1 >= _CELL_GAP * size for a, b in zip(words, words[1:]))
     return _Row(words, min(w.top for w in words), max(w.bottom for w in words), size, tabular)
-
-
-def _without_leaders(words: list[Word]) -> list[Word]:
-    """Words (left to right) without dot leaders: runs of three dot-only words or more, each a
-    word space from the next, are the space between a label and its figures, not text. Dots set
-    a cell gap apart ("...  ...  ...") are nil markers, one per cell: printed content."""
-    out: list[Word] = []
-    run: list[Word] = []
-    for w in map(_leader_cut, words):
-        if w is None:  # an unbroken leader: the gap it fills separates two cells
-            continue
-        if _DOTS.match(w.text):
-            if run and w.x0 - run[-1].x1 >= _CELL_GAP * w.size:  # a new cell: the run so far ends
-                out += run if len(run) < 3 else []
-                run = []
-            run.append(w)
-            continue
-        out += run if len(run) < 3 else []
-        run = []
-        out.append(w)
-    out += run if len(run) < 3 else []
-    return out or words
-
-
-def _leader_cut(w: Word) -> Word | None:
-    """A word without the unbroken dot leader it ends in ("Injury.........": the label, its
-    right edge where the dots start, supposing glyphs of even width); None for a word that is
-    all leader (four dots or more: three are a nil marker, "...")."""
-    m = _LEADER_RUN.search(w.text)
-    if m is None:
-        return w
-    if m.start() == 0:
-        return None
-    x1 = w.x0 + (w.x1 - w.x0) * m.start() / len(w.text)
-    return replace(w, text=w.text[:m.start()], x1=x1)
 
 
 def _regions(rows: list[_Row]) -> list[list[_Row]]:
