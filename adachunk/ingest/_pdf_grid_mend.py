@@ -46,8 +46,17 @@ def _beside(a: RawTable, b: RawTable) -> bool:
 def mend_beside(ruled: list[RawTable], borderless: list[RawTable], words: list[Word],
                 find: Callable[[list[Word]], list[RawTable]]) -> tuple[list[RawTable], list[RawTable]]:
     """Ruled and borderless tables with each partial grid and the table beside it read again as
-    one borderless table (module docstring). ``words`` are all the page's words; ``find`` is the
-    borderless finder. Returns the ruled tables kept and the borderless tables."""
+    one borderless table (module docstring).
+
+    Args:
+        ruled: the page's ruled tables.
+        borderless: the borderless tables found among the words the ruled ones left.
+        words: all the page's words (those of the ruled tables included).
+        find: the borderless finder (:func:`._pdf_borderless.find_tables`).
+
+    Returns:
+        The ruled tables kept, and the borderless tables (a mended one replacing its parts).
+    """
     kept: list[RawTable] = []
     for t in ruled:
         side = [b for b in borderless if _beside(t, b)]

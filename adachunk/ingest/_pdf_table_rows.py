@@ -52,8 +52,14 @@ def strip_leader(text: str) -> str:
 
 def without_leaders(words: list[Word], cell_gap: float) -> list[Word]:
     """Words (left to right) without dot leaders: runs of three dot-only words or more, each a
-    word space from the next, are the space between a label and its figures, not text. Dots set
-    a cell gap apart ("...  ...  ...") are nil markers, one per cell: printed content."""
+    word space from the next, are the space between a label and its figures, not text, as is
+    an unbroken leader ending a word (:func:`_leader_cut`). Dots set a cell gap apart
+    ("...  ...  ...") are nil markers, one per cell: printed content.
+
+    Args:
+        words: one line's words, left to right.
+        cell_gap: font sizes: a wider gap between two dot words separates two cells.
+    """
     out: list[Word] = []
     run: list[Word] = []
     for w in map(_leader_cut, words):
