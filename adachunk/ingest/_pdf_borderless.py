@@ -321,16 +321,19 @@ def _header(rows: list[_Row], bounds: list[float]) -> tuple[list[str], int]:
 
 def _spans(row: list[str], spans: list[tuple[float, float] | None], src: int, c: int, bounds: list[float]) -> bool:
     """Does the header phrase in column ``src`` span column ``c`` too? Never the stub's. The only
-    label of its line spans when it reaches across a column edge ("Year Ended December 31,"
-    centred over three years), not when it sits within one column ("American" over
+    label of its line spans when it reaches across a column edge, over the middle of the
+    columns after the stub or sits in their middle column ("Year Ended December 31," over three
+    years), not when it sits within one column off the middle ("American" over
     "Indian/Alaskan" over "Native": one column's header, wrapped). One of several labels spans
     the columns it overlaps by a quarter of its width, and those up to its neighbours when none
     is filled ("Total", "Male", "Female", each centred over its three columns)."""
     span = spans[src]
     if src == 0 or span is None:
         return False
-    if sum(bool(x) for x in row[1:]) == 1:  # the line's one label: spans when it crosses a column edge
-        return any(span[0] < b < span[1] for b in bounds[1:-1])
+    if sum(bool(x) for x in row[1:]) == 1:  # the line's one label: across a column edge, or centred on them all
+        middle = src in (len(row) // 2, (len(row) + 1) // 2)  # the middle one of columns 1..n-1
+        return middle or span[0] <= (bounds[1] + bounds[-1]) / 2 <= span[1] or any(span[0] < b < span[1]
+                                                                                   for b in bounds[1:-1])
     overlap = min(span[1], bounds[c + 1]) - max(span[0], bounds[c])
     if overlap > _OVER * (span[1] - span[0]):
         return True
