@@ -26,8 +26,9 @@ def doubled(text: str) -> bool:
     if len(text) < _MIN_DOUBLED or len(text) % 2:
         return False
     half = len(text) // 2
-    # interleaved (copies ordered by their left edges) or one after the other (in drawing order)
-    return text[0::2] == text[1::2] or text[:half] == text[half:]
+    # interleaved (copies ordered by their left edges) or one after the other (in drawing order;
+    # six characters at least: "2020" and "1010" are years and figures)
+    return text[0::2] == text[1::2] or (half >= 3 and text[:half] == text[half:])
 
 
 def looks_overprinted(texts: Iterable[str]) -> bool:

@@ -82,6 +82,8 @@ def _leader_cut(w: Word) -> Word | None:
     """A word without the unbroken dot leader it ends in ("Injury.........": the label, its
     right edge where the dots start, supposing glyphs of even width); None for a word that is
     all leader (four dots or more: three are a nil marker, "...")."""
+    if not w.text.endswith((".", "\u2024", "\u00b7")):  # most words: no regex search
+        return w
     m = _LEADER_RUN.search(w.text)
     if m is None:
         return w
