@@ -33,7 +33,8 @@ def doubled(text: str) -> bool:
 
 def looks_overprinted(texts: Iterable[str]) -> bool:
     """Does any word of the page read as doubled glyph by glyph (module docstring)?"""
-    return any(doubled(t) for t in texts)
+    # the length test inline: most words are odd or short, and a call per word costs more than it
+    return any(len(t) >= _MIN_DOUBLED and not len(t) % 2 and doubled(t) for t in texts)
 
 
 def dedupe(chars: list[dict], tolerance: float = 1.0) -> list[dict]:
