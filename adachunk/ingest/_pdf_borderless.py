@@ -1,8 +1,8 @@
 """Tables without ruling lines ("stream" tables), the usual case in annual reports and filings.
 
 1. **Rows.** The page's words (ruled tables already removed) are clustered by baseline; dot
-   leaders (``Total . . . . .``: runs of three dot-only words) are dropped as the space they
-   are; a row is *tabular* when a horizontal gap of at least ``_CELL_GAP`` font sizes splits it
+   leaders (``Total . . . . .``, ``Total.......``) are dropped as the space they are, a nil
+   marker (``...`` a cell gap from its neighbours) kept (:func:`without_leaders`); a row is *tabular* when a horizontal gap of at least ``_CELL_GAP`` font sizes splits it
    (a word space is a quarter of one, a cell padding more than one).
 2. **Regions.** Maximal runs of rows set close together (at most ``_ROW_GAP`` line heights
    apart) that hold at least two tabular rows; short label-only rows may sit between them (a
@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 
 from ._pdf_lines import cluster_rows
 from ._pdf_model import RawTable, Word
-from ._pdf_table_rows import glue_signs, is_anchor, join_cells, phrases, place, row_groups, strip_leader
+from ._pdf_table_rows import (glue_signs, is_anchor, join_cells, phrases, place, row_groups, strip_leader,
+                              without_leaders)
 from ._pdf_text import clean
 from ._table_cells import is_figure, is_period_phrase
 
@@ -46,7 +47,6 @@ from ._table_cells import is_figure, is_period_phrase
 _LIST_MARK = re.compile(r"^(?:[\u2022\u2023\u25aa\u25cf\u25e6\u2043\u2219\u00b7\u2013\u2014*\u25a0\u25a1-]|"
                         r"\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]?)$")
 
-_DOTS = re.compile(r"^[.\u2024\u2026\u00b7]+$")
 # a header cell: a word, or a year ("2024", "2011-12"), not a figure ("1,204.5")
 _HEADING_CELL = re.compile(r"[^\W\d_]|^(?:19|20)\d\d(?:[-/]\d{2,4})?$")
 _CELL_GAP = 1.0     # font sizes: a wider gap inside a row separates two cells
@@ -56,6 +56,7 @@ _PROSE_CELL = 30    # characters: two columns whose cells are mostly longer hold
 _PROSE_ROW = 60     # characters: a label-only row longer than this is prose, not a table row
 _HEAD_ROWS = 4      # most header lines over a table ("13 Weeks Ended" / "January" / "28," / "2023")
 _WORD_SPACE = 0.6   # font sizes: a boundary with a smaller gap beside it sits in a word space
+_OVER = 0.25        # share of a header phrase's width over a column that makes it span that column
 
 
 @dataclass
@@ -75,26 +76,10 @@ class _Row:
 
 def _make_row(words: list[Word]) -> _Row:
     words = sorted(words, key=lambda w: w.x0)
-    words = glue_signs(_without_leaders(words))  # "$ 1,184" one word: a sign is not a column
+    words = glue_signs(without_leaders(words, _CELL_GAP))  # "$ 1,184" one word: a sign is not a column
     size = statistics.median(w.size for w in words)
     tabular = any(b.x0 - a.x1 >= _CELL_GAP * size for a, b in zip(words, words[1:]))
     return _Row(words, min(w.top for w in words), max(w.bottom for w in words), size, tabular)
-
-
-def _without_leaders(words: list[Word]) -> list[Word]:
-    """Words (left to right) without dot leaders: runs of three dot-only words or more are the
-    space between a label and its figures, not text."""
-    out: list[Word] = []
-    run: list[Word] = []
-    for w in words:
-        if _DOTS.match(w.text):
-            run.append(w)
-            continue
-        out += run if len(run) < 3 else []
-        run = []
-        out.append(w)
-    out += run if len(run) < 3 else []
-    return out or words
 
 
 def _regions(rows: list[_Row]) -> list[list[_Row]]:
@@ -293,6 +278,12 @@ def _header_count(rows: list[_Row]) -> int:
     if 0 < k < len(rows) - 2 and not all(rows[k - 1].cells[1:]):
         if all(_HEADING_CELL.search(c) for c in rows[k].cells if c):
             k += 1
+            # that row's column headers wrapped onto a line of their own under it ("Under 18" /
+            # "years"): an empty stub, words only, headings in several columns
+            while (k < min(_HEAD_ROWS, len(rows) - 2) and not rows[k].cells[0] and not is_anchor(rows[k].cells)
+                   and sum(bool(c) for c in rows[k].cells) >= 2
+                   and all(_HEADING_CELL.search(c) for c in rows[k].cells if c)):
+                k += 1
     return k
 
 
@@ -306,9 +297,10 @@ def _stub_free(row: _Row) -> bool:
             and not any(is_figure(c) and not is_period_phrase(c) for c in rest))
 
 
-def _header(rows: list[_Row], centres: list[float]) -> tuple[list[str], int]:
+def _header(rows: list[_Row], bounds: list[float]) -> tuple[list[str], int]:
     """One header row from the leading header rows (at most four), spanning
     labels repeated over the columns they centre on; returns it and how many rows it used."""
+    centres = [(a + b) / 2 for a, b in zip(bounds, bounds[1:])]
     k = max(_header_count(rows), 1)
     heads = [list(r.cells) for r in rows[:k]]
     for i, row in enumerate(heads[:-1]):
@@ -319,12 +311,33 @@ def _header(rows: list[_Row], centres: list[float]) -> tuple[list[str], int]:
             if c == 0 or row[c] or not below[c] or not phrases:  # a spanning label heads figures, not the stub
                 continue
             src, _ = min(phrases, key=lambda p: abs(p[1] - centres[c]))
-            if heads[i + 1][src][:1].islower():  # "Cost per" over "product": a wrapped header
-                continue
+            if heads[i + 1][src][:1].islower() or not _spans(row, rows[i].spans, src, c, bounds):
+                continue  # "Cost per" over "product", "American" over "Indian/Alaskan": a wrapped header
             if all(not row[j] for j in range(min(src, c) + 1, max(src, c))):
                 filled[c] = row[src]
         heads[i] = filled
     return [" ".join(h[c] for h in heads if h[c]) for c in range(len(heads[0]))], k
+
+
+def _spans(row: list[str], spans: list[tuple[float, float] | None], src: int, c: int, bounds: list[float]) -> bool:
+    """Does the header phrase in column ``src`` span column ``c`` too? Never the stub's. The only
+    label of its line spans when it reaches across a column edge, over the middle of the
+    columns after the stub or sits in their middle column ("Year Ended December 31," over three
+    years), not when it sits within one column off the middle ("American" over
+    "Indian/Alaskan" over "Native": one column's header, wrapped). One of several labels spans
+    the columns it overlaps by a quarter of its width, and those up to its neighbours when none
+    is filled ("Total", "Male", "Female", each centred over its three columns)."""
+    span = spans[src]
+    if src == 0 or span is None:
+        return False
+    if sum(bool(x) for x in row[1:]) == 1:  # the line's one label: across a column edge, or centred on them all
+        middle = src in (len(row) // 2, (len(row) + 1) // 2)  # the middle one of columns 1..n-1
+        return middle or span[0] <= (bounds[1] + bounds[-1]) / 2 <= span[1] or any(span[0] < b < span[1]
+                                                                                   for b in bounds[1:-1])
+    overlap = min(span[1], bounds[c + 1]) - max(span[0], bounds[c])
+    if overlap > _OVER * (span[1] - span[0]):
+        return True
+    return (src == 1 or not row[src - 1]) and (src + 1 == len(row) or not row[src + 1])
 
 
 def _span_above(rows: list[_Row], region: list[_Row], first_boundary: float) -> None:
@@ -384,9 +397,8 @@ def find_tables(words: list[Word]) -> list[RawTable]:
         x0 = min(w.x0 for r in region for w in r.words)
         x1 = max(w.x1 for r in region for w in r.words)
         bounds = [x0] + _gutter_middles(region, inner) + [x1]
-        centres = [(a + b) / 2 for a, b in zip(bounds, bounds[1:])]
         merged = _merge_wrapped(region)
-        header, k = _header(merged, centres)
+        header, k = _header(merged, bounds)
         cells = [header] + [r.cells for r in merged[k:]]
         out.append(RawTable(region[0].top, region[-1].bottom, x0, x1, cells, bounds, ruled=False))
     return out

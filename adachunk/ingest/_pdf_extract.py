@@ -19,9 +19,11 @@ from typing import Any, Iterator
 from ..errors import InputError, Location
 from ._pdf_borderless import find_tables
 from ._pdf_budget import time_budget
+from ._pdf_grid_mend import mend_beside, undivided
 from ._pdf_lines import group_lines
 from ._pdf_model import RawPage, RawTable, Word
 from ._pdf_order import order_page
+from ._pdf_overprint import dedupe, looks_overprinted
 from ._pdf_rotate import UPRIGHT, direction, dominant, frame_size, turn_char, turn_shape
 from ._pdf_ruled import drop_frames, ruled_rows
 from ._pdf_table_head import take_heads, tidy_table
@@ -78,8 +80,11 @@ def _walk(objs, chars: list, shapes: list, page_h: float, mb: tuple, images: lis
 
     for obj in objs:
         if isinstance(obj, LTChar):
+            text = obj.get_text()
+            if len(text) > 1 and text[0].isspace():  # a font maps "." to " .": the glyph is the dot
+                text = text.strip() or text
             ch = {
-                "text": obj.get_text(), "x0": obj.x0 + mb[0], "x1": obj.x1 + mb[0],
+                "text": text, "x0": obj.x0 + mb[0], "x1": obj.x1 + mb[0],
                 "top": page_h - obj.y1 + mb[1], "bottom": page_h - obj.y0 + mb[1], "doctop": 0.0,
                 "upright": True, "size": round(obj.size, 2), "fontname": obj.fontname,
             }
@@ -217,6 +222,8 @@ def extract_page(page, number: int) -> RawPage:
         shapes = [turn_shape(s, turn, width, height) for s in shapes]
         width, height = frame_size(turn, width, height)
     words, dropped = _words(chars)
+    if looks_overprinted(w.text for w in words):  # fake bold: every glyph drawn twice
+        words, dropped = _words(dedupe(chars))
     bbox = tuple(page.bbox) if turn == UPRIGHT else (0.0, 0.0, width, height)
     tables = _tables(page, shapes, words, bbox) if _may_hold_table(shapes) else []
     raw = page_from_words(number, width, height, words, tables, bool(images))
@@ -237,10 +244,13 @@ def page_from_words(number: int, width: float, height: float, words: list[Word],
         ruled: tables found from ruling lines (a scan has none); their words are removed here.
         has_images: whether the page shows images (a scan, a figure).
     """
-    tables = ruled
+    tables = [t for t in ruled if not undivided(t)]  # rules round column groups: read by alignment
+    page_words = words
     if tables:
         words = [w for w in words if not _inside(w, tables)]
     borderless = find_tables(words)
+    if tables and borderless:  # a grid that leaves out its label column: the two read as one
+        tables, borderless = mend_beside(tables, borderless, page_words, find_tables)
     if borderless:
         words = [w for w in words if not _inside(w, borderless)]
         tables = sorted(tables + borderless, key=lambda t: t.top)

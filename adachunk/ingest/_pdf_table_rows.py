@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import re
 import statistics
+from dataclasses import replace
 
 from ._pdf_model import Word
 from ._table_cells import is_currency, is_figure, is_period_phrase
@@ -32,11 +33,64 @@ _CLOSER_GAP = 1.5  # font sizes: a lone "%" or ")" at most this far right of its
 _BIMODAL = 0.25   # line heights: row gaps this much wider than the tightest gap show a rhythm
 # dot leaders: a run of three dots or more (spaced or not) ending a label
 LEADER = re.compile(r"(?:\s*[.\u2024\u2026\u00b7]){3,}\s*$")
+# the last dots of a spaced leader the figures' column cut off ("etc. .", "violations . ."),
+# each dot a space after the text: "No." and "etc." keep theirs
+_SPACED_TAIL = re.compile(r"(?:\s+[.\u2024\u00b7])+$")
+_DOTS = re.compile(r"^[.\u2024\u2026\u00b7]+$")
+_LEADER_RUN = re.compile(r"[.\u2024\u00b7]{4,}$")  # an unbroken dot leader ending a word
 
 
 def strip_leader(text: str) -> str:
-    """A label without the dot leader that runs from it to its figures (``Total . . . .``)."""
-    return LEADER.sub("", text) if text.endswith((".", "\u2024", "\u2026", "\u00b7")) else text
+    """A label without the dot leader that runs from it to its figures (``Total . . . .``, or
+    its last dots ``etc. .``). A
+    cell of dots alone is a nil marker ("..." for not available), printed content: kept."""
+    if not text.endswith((".", "\u2024", "\u2026", "\u00b7")):
+        return text
+    m = LEADER.search(text) or _SPACED_TAIL.search(text)
+    return text if m is None or m.start() == 0 else text[:m.start()]
+
+
+def without_leaders(words: list[Word], cell_gap: float) -> list[Word]:
+    """Words (left to right) without dot leaders: runs of three dot-only words or more, each a
+    word space from the next, are the space between a label and its figures, not text, as is
+    an unbroken leader ending a word (:func:`_leader_cut`). Dots set a cell gap apart
+    ("...  ...  ...") are nil markers, one per cell: printed content.
+
+    Args:
+        words: one line's words, left to right.
+        cell_gap: font sizes: a wider gap between two dot words separates two cells.
+    """
+    out: list[Word] = []
+    run: list[Word] = []
+    for w in map(_leader_cut, words):
+        if w is None:  # an unbroken leader: the gap it fills separates two cells
+            continue
+        if _DOTS.match(w.text):
+            if run and w.x0 - run[-1].x1 >= cell_gap * w.size:  # a new cell: the run so far ends
+                out += run if len(run) < 3 else []
+                run = []
+            run.append(w)
+            continue
+        out += run if len(run) < 3 else []
+        run = []
+        out.append(w)
+    out += run if len(run) < 3 else []
+    return out or words
+
+
+def _leader_cut(w: Word) -> Word | None:
+    """A word without the unbroken dot leader it ends in ("Injury.........": the label, its
+    right edge where the dots start, supposing glyphs of even width); None for a word that is
+    all leader (four dots or more: three are a nil marker, "...")."""
+    if not w.text.endswith((".", "\u2024", "\u00b7")):  # most words: no regex search
+        return w
+    m = _LEADER_RUN.search(w.text)
+    if m is None:
+        return w
+    if m.start() == 0:
+        return None
+    x1 = w.x0 + (w.x1 - w.x0) * m.start() / len(w.text)
+    return replace(w, text=w.text[:m.start()], x1=x1)
 
 
 def _joined(a: Word, b: Word, text: str) -> Word:
