@@ -286,10 +286,12 @@ def needed_embedders(rp, index: IndexSpec, with_index: bool) -> list[tuple[tuple
     regime = rp.policy.retrieval
     if weights.get("rf") and regime.fit_embeds():
         chosen = regime.embedder
-        # a stand-in model (retrieval.estimate) instead of the embedder itself, whose tokenizer alone is read;
-        # "index": the index's embedder when the run writes an index, else the metrics' (regime_embedder)
-        needed.append(("retrieval", "estimate") if regime.estimate != "exact" else
-                      ("retrieval", "embedder") if chosen != "index" else
+        # a stand-in model (retrieval.estimate) embeds; the embedder still says what of a chunk it
+        # would read (its tokenizer). "index": the index's embedder when the run writes an index,
+        # else the metrics' (regime_embedder)
+        if regime.estimate != "exact":
+            needed.append(("retrieval", "estimate"))
+        needed.append(("retrieval", "embedder") if chosen != "index" else
                       ("index", "embedder") if with_index and index.embedder else ("metrics", "embedder"))
     specs = {("index", "embedder"): index.embedder, ("retrieval", "embedder"): regime.embedder,
              ("retrieval", "estimate"): regime.estimate}
