@@ -144,6 +144,24 @@ def test_word_hyphenated_at_a_page_end_stays_on_its_page(tmp_path, left, right, 
     assert text[:page_break].rstrip().endswith("-->")  # the footer is still there, after the word
 
 
+def test_paragraphs_of_one_page_broken_inside_a_word_are_joined():
+    from collections import Counter
+
+    from adachunk.ingest._pdf_model import Block
+    from adachunk.ingest._pdf_pagejoin import join_page_breaks
+
+    page = [Block("paragraph", "loans, as well as associated lending-"),
+            Block("paragraph", "linked notes. Refer to Note 11."),
+            Block("paragraph", "OTHER LONG-"), Block("paragraph", "AT FAIR VALUE")]
+    assert join_page_breaks([page], Counter({"lending": 2, "linked": 1})) == 1
+    # "lending-linked": both parts are words of the document, the hyphen stays; an upper-case
+    # block is not the word's rest
+    assert [b.text for b in page] == ["loans, as well as associated lending-linked", "notes. Refer to Note 11.",
+                                      "OTHER LONG-", "AT FAIR VALUE"]
+    heading_next = [[Block("paragraph", "the regula-")], [Block("heading", "tion", level=2)]]
+    assert join_page_breaks(heading_next, Counter()) == 0
+
+
 # --- the shared PDFs --------------------------------------------------------------------------
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -161,7 +179,7 @@ def _shared_pdfs() -> list:
 
 
 _WORD_END = re.compile(r"[^\W\d_]-$")
-_WORD_START = re.compile(r"[^\W\d_]")
+_WORD_START = re.compile(r"[^\W\d_]")  # across a page break, any letter: "Soekarno-" | "Hatta"
 _COMMENTS = re.compile(r"<!--[^\n]*?-->")
 
 
@@ -179,8 +197,9 @@ def split_at_page_breaks(text: str) -> int:
 
 
 def split_between_chunks(chunks) -> int:
-    """Neighbouring chunks, one ending in a word's hyphenated piece, the next opening with its rest."""
-    return sum(bool(_WORD_END.search(_content(a.text)) and _WORD_START.match(_content(b.text)))
+    """Neighbouring chunks, one ending in a word's hyphenated piece, the next opening with its rest
+    in lower case (inside a page, "LONG-" over "AT FAIR VALUE" is a table's header, not a word)."""
+    return sum(bool(_WORD_END.search(_content(a.text)) and _content(b.text)[:1].islower())
                for a, b in zip(chunks, chunks[1:]))
 
 
