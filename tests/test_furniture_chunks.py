@@ -178,7 +178,8 @@ def _shared_pdfs() -> list:
     return params or [pytest.param(None, id="absent")]
 
 
-_WORD_END = re.compile(r"[^\W\d_]-$")
+# a word's first piece: letters after a space or an opening mark ("-iii-", a page number, is none)
+_WORD_END = re.compile(r"(?:^|[\s(\"'\u201c/])[^\W\d_]+-$")
 _WORD_START = re.compile(r"[^\W\d_]")  # across a page break, any letter: "Soekarno-" | "Hatta"
 _COMMENTS = re.compile(r"<!--[^\n]*?-->")
 
