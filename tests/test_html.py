@@ -60,8 +60,8 @@ def test_nested_lists_with_start_type_and_value():
             "<ol start='3'><li>c</li><li value='7'>g</li><li>h</li></ol>"
             "<ol type='a' start='2'><li>b</li><li>c</li></ol><ol type='I' start='4'><li>iv</li></ol>"
             "<ol type='i'><li>x</li><li>y<ol type='A'><li>z</li></ol></li></ol>")
-    assert md(body) == ("- one\n  - nested **b**\n- two\n  more\n\n3. c\n7. g\n8. h\n\nb. b\nc. c\n\nIV. iv\n\n"
-                        "i. x\nii. y\n    A. z\n")
+    assert md(body) == ("- one\n  - nested **b**\n- two\n  more\n\n3. c\n7. g\n8. h\n\n(b) b\n(c) c\n\n(IV) iv\n\n"
+                        "(i) x\n(ii) y\n     (A) z\n")
 
 
 def test_lead_in_line_binds_to_its_list():

@@ -35,8 +35,9 @@ def page_chunks(doc, keep_empty: bool):
     ``keep_empty`` keeps it as an empty chunk, as the paper's raw page chunks do."""
     spans = [(p.start, p.end) for p in doc.pages if keep_empty or p.end > p.start]
     spans[-1] = (spans[-1][0], len(doc.text))  # pages concatenate to the text; guard the tail
+    # absorb=False: the paper's raw page chunks as cut, a page of nothing but furniture included
     return build_chunks(doc, spans, fingerprint="paper", count_tokens=_count,
-                        unit_size=lambda s, e: e - s)
+                        unit_size=lambda s, e: e - s, absorb=False)
 
 
 @pytest.fixture(scope="module")

@@ -54,7 +54,7 @@ def chunk_counts(doc, policy) -> dict[str, list[int]]:
         assert run.error is None, run.error
         assert "".join(c.text for c in run.chunking.chunks) == doc.text
         out[run.name] = [c.tokens for c in run.chunking.chunks]
-    raw = make_splitter("page.v1").split(doc, policy)
+    raw = make_splitter("page.v1", {"furniture_pages": "keep"}).split(doc, policy)  # the paper's raw pages
     out["page_raw"] = [c.tokens for c in raw.chunks] + [0] * len(raw.meta.get("empty_pages", []))
     return out
 

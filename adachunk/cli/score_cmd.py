@@ -153,7 +153,8 @@ def chunks_from_file(path: str, doc, fingerprint: str, counter) -> list:
         return counts[t]
 
     return build_chunks(doc, [(s, e) for s, e, _ in spans], fingerprint=fingerprint, count_tokens=count,
-                        unit_size=lambda s, e: count(doc.text[s:e]), core_starts=[c for _, _, c in spans])
+                        unit_size=lambda s, e: count(doc.text[s:e]), core_starts=[c for _, _, c in spans],
+                        absorb=False)  # scored as the file cut it
 
 
 def _optional(module: str):

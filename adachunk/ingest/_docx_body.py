@@ -90,6 +90,7 @@ class BodyWalker:
         self.blocks: list[Block] = []
         self.lists: list[bool] = []  # per block: a list item (for lead-in binding)
         self.n_par = self.n_tbl = 0
+        self.shift = _title_shift(pkg.document.find(W + "body"), self.styles)
 
     def run(self) -> list[Block]:
         """All blocks: headers, body, footers."""
@@ -134,6 +135,8 @@ class BodyWalker:
         heading = self.styles.heading_level(sid, ppr)
         if heading and label is None and is_period_phrase(inline.text):
             heading = 0  # "2022", "Year Ended December 31,": a column header, never a section
+        elif heading and self.shift and not self.styles.is_title(sid):
+            heading += self.shift  # Title is "#", so Heading 1 is "##" (see _title_shift)
         return Paragraph(index, inline.text, label, self.styles.name(sid), heading, inline.notes, inline.comments)
 
     def _mark_removed(self, ppr: Any) -> bool:
@@ -234,6 +237,30 @@ class BodyWalker:
             if (not block.heading and not self.lists[i] and self.lists[i + 1]
                     and block.text.rstrip().endswith(":")):
                 block.bind_next = True
+
+
+def _title_shift(body: Any, styles: Styles) -> int:
+    """1 when the document has a ``Title`` paragraph and ``Heading 1`` paragraphs, else 0.
+
+    Word's Title and Heading 1 are both outline level 1, so both would be ``#`` and the title
+    would not be above the articles in a chunk's heading path. When both occur, every heading
+    but the Title goes one level down (Heading 1 → ``##``, Heading 2 → ``###``; level 6 is the
+    floor). A document without a Title, or whose headings start at Heading 2 under its Title,
+    keeps its levels as they are.
+    """
+    if body is None:
+        return 0
+    title = first = False
+    for p in body.iter(W + "p"):
+        ppr = p.find(W + "pPr")
+        sid = val(ppr, "pStyle") or styles.default_paragraph
+        if styles.is_title(sid):
+            title = title or any((t.text or "").strip() for t in p.iter(W + "t"))
+        elif styles.heading_level(sid, ppr) == 1:
+            first = True
+        if title and first:
+            return 1
+    return 0
 
 
 def _is_layout(tbl: Any, tracked: str) -> bool:

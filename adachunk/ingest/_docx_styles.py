@@ -75,6 +75,10 @@ class Styles:
                 return lvl + 1 if 0 <= lvl <= 8 else 0
         return 0
 
+    def is_title(self, style_id: str | None) -> bool:
+        """The paragraph style is Word's ``Title`` (by id or display name)."""
+        return any(key and key.strip().lower() in _TITLE for key in (style_id, self.name(style_id)))
+
     def numpr(self, style_id: str | None) -> tuple[str | None, int | None]:
         """(numId, ilvl) the style or its ancestors give their paragraphs ((None, None): none)."""
         for st in self.chain(style_id):

@@ -166,7 +166,7 @@ class Walker:
                 continue
             if ordered:
                 number = _int(item.get("value"), number)
-                marker = f"{_ordinal(number, style)}. "
+                marker = _label(number, style)
                 number += 1
             else:
                 marker = "- "
@@ -285,6 +285,18 @@ def _int(value: str, default: int) -> int:
         return int(value.strip())
     except ValueError:
         return default
+
+
+def _label(n: int, style: str) -> str:
+    """The marker of item ``n`` of an ``<ol type=style>``, with its following space.
+
+    Decimal items stay Markdown's own ordered items ("3. "). Letters and roman numerals are
+    written as a legal text writes them, in parentheses ("(a) ", "(iv) ", "(B) "): Markdown has
+    no lettered list, and "a." reads as neither a point nor a definition's number to the legal
+    rules (``rules/legal.yaml``), while "(a)" is what they find in a contract's Markdown.
+    """
+    label = _ordinal(n, style)
+    return f"({label}) " if style in ("a", "A", "i", "I") and not label.isdigit() else f"{label}. "
 
 
 def _ordinal(n: int, style: str) -> str:

@@ -16,7 +16,7 @@ ENUM = re.compile(r"^(\(\d{1,3}\)|\d{1,3}[.)]|\([a-z]\)|[a-z][.)]|\((?:[ivxlc]{1
                   r"\s+(?=\S)")
 _NATIVE_ORDERED = re.compile(r"^\d{1,9}[.)]$")
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*", re.UNICODE)
-_TAIL_FRAGMENT = re.compile(r"(?:^|(?<=[\s(\"'\u201c/]))((?:[^\W\d_]+-)*)([^\W\d_]+)-$")
+TAIL_FRAGMENT = re.compile(r"(?:^|(?<=[\s(\"'\u201c/]))((?:[^\W\d_]+-)*)([^\W\d_]+)-$")
 _HEAD_WORD = re.compile(r"^([^\W\d_]+)")
 # first parts that are written with a hyphen in compounds far more often than they are the
 # first syllable of a word broken at the line end ("well-known", "self-assessment")
@@ -55,7 +55,7 @@ def vocabulary(lines: Iterable[str]) -> Counter[str]:
     return vocab
 
 
-def _keep_hyphen(prefix: str, left: str, right: str, vocab: Counter[str]) -> bool:
+def keep_hyphen(prefix: str, left: str, right: str, vocab: Counter[str]) -> bool:
     """Is ``left-`` + ``right`` a hyphenated compound (True) or one word broken in two (False)?
 
     Evidence in order: a compound chain ("state-of-" + "the-art"); a right part in upper case
@@ -85,8 +85,8 @@ def join_lines(texts: list[str], vocab: Counter[str]) -> str:
             out = out[:-1] + nxt
         elif _URL_BREAK.search(out):  # a web address broken at a slash, dash or "@" goes on unspaced
             out = out + nxt
-        elif out.endswith("-") and (m := _TAIL_FRAGMENT.search(out)) and (h := _HEAD_WORD.match(nxt)):
-            keep = _keep_hyphen(m.group(1), m.group(2), h.group(1), vocab)
+        elif out.endswith("-") and (m := TAIL_FRAGMENT.search(out)) and (h := _HEAD_WORD.match(nxt)):
+            keep = keep_hyphen(m.group(1), m.group(2), h.group(1), vocab)
             out = out + nxt if keep else out[:-1] + nxt
         elif out.endswith("-") and out[-2:-1].isdigit() and nxt[:1].isdigit():
             out = out + nxt  # a number range broken after its dash: "2019-" + "2020"

@@ -185,6 +185,7 @@ def layout_pages(raw: list[RawPage], options: PdfOptions) -> tuple[list[PageCont
     """Geometric pages → rendered-ready pages: furniture, blocks, footnotes, joined tables."""
     from ._pdf_furniture import detect
     from ._pdf_layout import PageLayout, doc_stats, refine_levels
+    from ._pdf_pagejoin import join_page_breaks
     from ._pdf_tables import resolve_tables
     from ._pdf_text import vocabulary
 
@@ -192,11 +193,13 @@ def layout_pages(raw: list[RawPage], options: PdfOptions) -> tuple[list[PageCont
     bodies = [[ln for i, ln in enumerate(p.lines) if i not in furniture.removed.get(k, ())]
               for k, p in enumerate(raw)]
     stats = doc_stats([RawPage(p.number, p.width, p.height, b, [], True) for p, b in zip(raw, bodies)])
-    layout = PageLayout(stats, vocabulary(ln.text for b in bodies for ln in b))
+    vocab = vocabulary(ln.text for b in bodies for ln in b)
+    layout = PageLayout(stats, vocab)
     items = [layout.page(p, b) for p, b in zip(raw, bodies)]
     refine_levels(items)
     blocks, tables = resolve_tables(items, wrapper=options.table_wrapper, max_rows=options.max_table_rows,
                                     join=options.join_tables)
+    join_page_breaks(blocks, vocab)  # "Soekarno-" | page break | "Hatta": the word stays on its page
     pages = [PageContent(p.number, bl, furniture.header.get(k, []), furniture.footer.get(k, []))
              for k, (p, bl) in enumerate(zip(raw, blocks))]
     empty = [p.number for p in raw if not p.has_text]

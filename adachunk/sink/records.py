@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..ingest.converted import SOURCE_MAP, origins_of
+from ..ingest.furniture import furniture_of
 from ..types import METRIC_KEYS, Chunk, Document
 
 # Field order is fixed so that output files are byte-identical across runs.
@@ -16,7 +17,9 @@ CHUNK_FIELDS = ("id", "doc_id", "source", "index", "start", "end", "text", "size
 
 def chunk_record(chunk: Chunk, doc: Document, profile_name: str, fingerprint: str, splitter: str,
                  **extra: Any) -> dict[str, Any]:
-    """One chunk as a plain dict (``core_start`` added only when the chunk has overlap)."""
+    """One chunk as a plain dict (``core_start`` added only when the chunk has overlap, and
+    ``furniture`` only when it holds running headers, footers or page numbers: their texts,
+    searchable as such; :mod:`adachunk.ingest.furniture`)."""
     rec = {
         "id": chunk.id, "doc_id": doc.id, "source": doc.source, "index": chunk.index,
         "start": chunk.start, "end": chunk.end, "text": chunk.text, "size": chunk.size,
@@ -28,6 +31,8 @@ def chunk_record(chunk: Chunk, doc: Document, profile_name: str, fingerprint: st
     if doc.meta and doc.meta.get(SOURCE_MAP):
         # a converted Word/HTML file: which paragraphs, numbers, tables or elements it holds
         rec["origin"] = origins_of(doc, chunk.start, chunk.end)
+    if "<!--" in chunk.text and (furniture := furniture_of(chunk.text)):
+        rec["furniture"] = furniture
     rec.update(extra)
     return rec
 
@@ -67,7 +72,8 @@ def dumps(obj: Any) -> str:
 # writes the keys a record has, in this order for the ones of CHUNK_FIELDS).
 RECORD_FIELDS = CHUNK_FIELDS + (
     "candidate", "scores", "prev_id", "next_id", "parent_id", "parent_start", "parent_end", "structure_path",
-    "structure_covers", "defines", "defined_terms", "references", "table_context", "embed_prefix", "origin")
+    "structure_covers", "defines", "defined_terms", "references", "table_context", "embed_prefix", "origin",
+    "furniture")
 
 # What a converted file's source map says of a block (adachunk.ingest.converted): a Word
 # paragraph (its index, the number Word displays, its style), table, header/footer part, note or
@@ -100,6 +106,8 @@ def arrow_schema():
         ("defined_terms", pa.list_(term)), ("references", pa.list_(reference)),
         ("table_context", pa.string()), ("embed_prefix", pa.string()),
         ("origin", pa.list_(pa.struct([(k, getattr(pa, t)()) for k, t in ORIGIN_FIELDS]))),
+        # running headers, footers and page numbers the chunk holds (adachunk.ingest.furniture)
+        ("furniture", pa.list_(pa.string())),
     ])
     assert tuple(schema.names) == RECORD_FIELDS  # one list of fields, typed here
     return schema

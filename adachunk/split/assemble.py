@@ -12,6 +12,7 @@ from typing import Sequence
 import numpy as np
 
 from ..types import Chunk, Document, Structure, chunk_id, make_chunk
+from .furniture import absorb_furniture
 
 
 class HeadingIndex:
@@ -88,6 +89,7 @@ def build_chunks(
     core_starts: Sequence[int] | None = None,
     token_counts: Sequence[int] | None = None,
     sizes: Sequence[int] | None = None,
+    absorb: bool = True,
 ) -> list[Chunk]:
     """Chunks for ``spans`` (``[start, end)`` in code points, overlap included in ``start``).
 
@@ -102,6 +104,9 @@ def build_chunks(
         core_starts: core start of each chunk when there is overlap (default: the span start).
         token_counts: each chunk text's own token count when the caller already has it.
         sizes: each chunk's size in the solver's unit when the caller already has it.
+        absorb: give a chunk of nothing but page furniture to its neighbour
+            (:mod:`adachunk.split.furniture`); False keeps the spans as given (a chunking read
+            from a file to be scored as it is).
     """
     from ..analysis import analysis_of
 
@@ -113,6 +118,9 @@ def build_chunks(
         ids.clear()
     text = doc.text
     cores = core_starts if core_starts is not None else [s for s, _ in spans]
+    groups = absorb_furniture(text, cores, [e for _, e in spans]) if absorb else None
+    if groups is not None:  # a chunk of nothing but page furniture joins its neighbour
+        spans, cores, sizes, token_counts = _merged(groups, spans, cores, sizes, token_counts, text, count_tokens)
     if sizes is None:
         sizes = [int(unit_size(c, e)) for c, (_, e) in zip(cores, spans)]
     if token_counts is None:
@@ -132,6 +140,22 @@ def build_chunks(
                               path_at(core) if path_at else (), pages_of(core, end) if pages_of else (),
                               cid, core))
     return out
+
+
+def _merged(groups: list[list[int]], spans, cores, sizes, token_counts, text: str, count_tokens):
+    """Spans, core starts, sizes and token counts once each group of chunks is one chunk.
+
+    A merged chunk's size is the sum of its members' (core sizes in the solver's unit add up:
+    they are slices of the document's prefix sums); its own token count is counted afresh.
+    """
+    new_spans = [(spans[g[0]][0], spans[g[-1]][1]) for g in groups]
+    new_cores = [cores[g[0]] for g in groups]
+    new_sizes = None if sizes is None else [sum(int(sizes[i]) for i in g) for g in groups]
+    new_counts = None
+    if token_counts is not None:
+        new_counts = [token_counts[g[0]] if len(g) == 1 else count_tokens(text[s:e])
+                      for g, (s, e) in zip(groups, new_spans)]
+    return new_spans, new_cores, new_sizes, new_counts
 
 
 _IDS_KEPT = 200_000  # chunk ids kept per document (a tuning run's memory bound)

@@ -121,11 +121,12 @@ def heading_index(doc: Document) -> HeadingIndex:
 
 def make_chunking(doc: Document, policy: Policy, spans: Sequence[tuple[int, int]], splitter: str,
                   meta: dict | None = None, core_starts: Sequence[int] | None = None,
-                  index: DocumentTokens | None = None) -> Chunking:
+                  index: DocumentTokens | None = None, absorb: bool = True) -> Chunking:
     """A :class:`Chunking` from spans (own token counts, heading paths, pages, ids).
 
     ``size`` is in the profile's solver unit (tokens of the core span, or characters). Own counts
-    the splitter already made through ``index`` are reused, not recomputed.
+    the splitter already made through ``index`` are reused, not recomputed. ``absorb=False``
+    keeps a span of nothing but page furniture as a chunk (:mod:`adachunk.split.furniture`).
     """
     counter = get_counter(policy.solver.tokenizer)
     cache: dict[str, int] = {}
@@ -150,5 +151,6 @@ def make_chunking(doc: Document, policy: Policy, spans: Sequence[tuple[int, int]
             return count(doc.text[s:e])
 
     chunks = build_chunks(doc, spans, fingerprint=policy.fingerprint, count_tokens=count, unit_size=unit,
-                          headings=heading_index(doc) if doc.text else None, core_starts=core_starts)
+                          headings=heading_index(doc) if doc.text else None, core_starts=core_starts,
+                          absorb=absorb)
     return Chunking(chunks, splitter, dict(meta or {}))

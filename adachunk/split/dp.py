@@ -29,7 +29,8 @@ from ..tokenize import get_counter
 from ..types import Chunking, Document, SpanArrays, span_arrays
 from .assemble import build_chunks, overlap_starts
 from .base import Splitter
-from .bind import hard_costs
+from .bind import HARD, hard_costs
+from .furniture import furniture_costs
 from .common import heading_index
 from .grow import forced_cuts, segment_limit
 
@@ -257,6 +258,9 @@ def _dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None, ex
         hard = hard_costs(doc, policy, lat.P, limit, structures)
         if hard is not None:  # the profile's hard rules: forbidden wherever the sizes allow
             lat.cost = lat.cost + hard
+        bare = furniture_costs(doc.text, lat.P, HARD)
+        if bare is not None:  # no chunk of page furniture alone (adachunk.split.furniture)
+            lat.cost = lat.cost + bare
         must, grown = forced_cuts(lat, structures, settings, limit)
         cuts, sol = _solve_isolated(lat, settings, limit, must, grown)
     t2 = time.perf_counter()

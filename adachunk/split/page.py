@@ -3,10 +3,16 @@
 A document without a page map becomes one chunk (``meta["fallback"]`` says why). The paper's raw
 page chunks include empty strings for empty pages; a chunk cannot be empty here, so an empty page
 adds nothing (it is merged into its neighbour, which has the same text) and its number is listed
-in ``meta["empty_pages"]`` so paper-compatible metrics can still count it.
+in ``meta["empty_pages"]`` so paper-compatible metrics can still count it. A page of nothing but
+furniture (its header, footer and page break) joins the page before it unless
+``furniture_pages: keep`` (:mod:`adachunk.split.furniture`).
 """
 
 from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
 
 from ..params import ComponentParams
 from ..policy import Policy
@@ -17,7 +23,12 @@ from .common import make_chunking
 
 
 class PageParams(ComponentParams):
-    """The page splitter has no parameters."""
+    """How pages become chunks."""
+
+    furniture_pages: Literal["merge", "keep"] = Field(
+        "merge", description="a page of nothing but its running header, footer and page break (a full-page "
+                             "figure): 'merge' it into the page before (no chunk of furniture alone), or "
+                             "'keep' it as a chunk of its own (the paper's raw page chunks)")
 
 
 @splitters.register("page.v1")
@@ -51,4 +62,4 @@ class PageSplitter(Splitter):
         if pos < len(doc.text):
             spans[-1] = (spans[-1][0], len(doc.text))
         meta.update(pages=len(pages), empty_pages=empty)
-        return make_chunking(doc, policy, spans, "page.v1", meta)
+        return make_chunking(doc, policy, spans, "page.v1", meta, absorb=self.params.furniture_pages == "merge")
