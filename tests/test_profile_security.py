@@ -161,6 +161,17 @@ def test_model2vec_path_outside_is_refused(tmp_path):
     assert one(prof, "ADA220").key_path == "metrics.embedder.path"
 
 
+def test_the_retrieval_estimates_model_path_is_confined_too(tmp_path):
+    prof = write(tmp_path / "team" / "p.yaml",
+                 "name: p\nretrieval:\n  estimate: {type: model2vec.v1, path: /etc}\n")
+    assert one(prof, "ADA220").key_path == "retrieval.estimate.path"
+    inside = tmp_path / "team" / "m2v"
+    inside.mkdir()
+    prof = write(tmp_path / "team" / "q.yaml",
+                 "name: q\nretrieval:\n  estimate: {type: model2vec.v1, path: m2v}\n")
+    assert resolve(prof).policy.retrieval.estimate.model_dump()["path"] == str(inside.resolve())
+
+
 # --- 9: limits a profile sets are capped ------------------------------------------------------
 
 

@@ -158,10 +158,10 @@ def resolve(name_or_path: str | Path, **overrides: Any) -> ResolvedProfile:
         raise ProfileErrors(errors)
     fp = fingerprint(profile, pack_files + extra_files, ladder)
     sections = {"metrics": profile.metrics, "index": profile.index, "retrieval": profile.retrieval}
-    for (section, name), where in model_paths.items():  # model folders, confined and made absolute
-        embedder = sections[section].embedder
-        if embedder is not None and embedder != "index":
-            sections[section] = sections[section].updated(embedder={**embedder.model_dump(), name: str(where)})
+    for (section, key, name), where in model_paths.items():  # model folders, confined and made absolute
+        spec = getattr(sections[section], key)
+        if spec is not None and not isinstance(spec, str):  # not 'index', 'exact' or 'bm25'
+            sections[section] = sections[section].updated(**{key: {**spec.model_dump(), name: str(where)}})
     if coref_paths:
         coref = sections["metrics"].coref
         sections["metrics"] = sections["metrics"].updated(
@@ -253,15 +253,16 @@ def _is_path_like(value: str) -> bool:
     return value.startswith(("/", "~", ".")) or ".." in Path(value).parts
 
 
-def _check_embedders(data: Any, default_dir: Path, errors: list) -> dict[tuple[str, str], Path]:
+def _check_embedders(data: Any, default_dir: Path, errors: list) -> dict[tuple[str, str, str], Path]:
     """Validate the embedder specs (registered type, its params) without loading any model.
 
     Returns:
-        (section, field) → the confined, absolute model folder that a ``path`` (model2vec) or a
-        path-like ``model`` (sentence-transformers) names.
+        (section, key, field) → the confined, absolute model folder that a ``path`` (model2vec)
+        or a path-like ``model`` (sentence-transformers) names.
     """
-    out: dict[tuple[str, str], Path] = {}
-    for path in (("metrics", "embedder"), ("index", "embedder"), ("retrieval", "embedder")):
+    out: dict[tuple[str, str, str], Path] = {}
+    for path in (("metrics", "embedder"), ("index", "embedder"), ("retrieval", "embedder"),
+                 ("retrieval", "estimate")):
         node = data
         for key in path:
             node = node.get(key) if isinstance(node, dict) else None
@@ -279,7 +280,7 @@ def _check_embedders(data: Any, default_dir: Path, errors: list) -> dict[tuple[s
             # a model folder is read; `adachunk models distill` writes into the user cache
             roots = [*confine.read_roots([base]), confine.user_cache_dir()]
             try:
-                out[(path[0], name)] = confine.place(value, base, roots, "model folder")
+                out[(*path, name)] = confine.place(value, base, roots, "model folder")
             except ProfileError as exc:
                 errors.append(_located(exc, data, key))
     return out
