@@ -65,6 +65,8 @@ def test_a_stand_in_model_reads_only_what_the_readers_embedder_would():
     assert 0 < end < b and len(doc.text[a:end].split()) <= WORDS + 1
     whole_head = index.spans.get([(a, end)])
     assert np.allclose(index.chunk_vectors([(a, b)]), whole_head)
+    res = score_one("rf", _chunks(doc.text, 3), ctx)
+    assert [d["estimated_by"] for d in res.detail] == ["hash.v1", "hash.v1"]
     pooled = _ctx(doc, retrievers=("dense",), estimate={"type": "hash.v1"}, long_chunks="pool")
     assert probe_index(pooled).visible(a, b) == b
 
