@@ -21,6 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 MEM_CEILING_MB = 3072  # the child's address space: Python + numpy + lxml map ~1 GB before any work
 TIME_LIMIT_S = 60.0    # the bounds answer in seconds; this only turns a hang into a failure
+BOUND_S = 20.0  # each case answers in about a second; generous against a loaded machine
+RSS_MB = 1200   # a child reading one small bomb (Python and the libraries take ~250 MB)
 # the library's verdict on each file, one JSON line each: {"path", "code", "message", "text"}
 _READ = """
 import json, sys, time
@@ -98,3 +100,10 @@ def read_in_child(*paths: Path, errors: str = "strict", **kw) -> Outcome:
 def cli_in_child(*args: str, **kw) -> Outcome:
     """``adachunk ARGS`` in a bounded child."""
     return run_child(["-m", "adachunk.cli.main", *args], **kw)
+
+
+def write_file(tmp_path: Path, name: str, data: bytes) -> Path:
+    """``data`` written to ``tmp_path / name`` (a generated hostile file)."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path

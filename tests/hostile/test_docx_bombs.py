@@ -15,21 +15,11 @@ from adachunk.ingest import read_document
 from adachunk.ingest._docx_numbering import MAX_NUMBER, format_number
 
 from . import gen
-from .bounded import cli_in_child, read_in_child
-
-BOUND_S = 20.0  # each case answers in about a second; generous against a loaded machine
-RSS_MB = 1200   # a child reading one small bomb (Python and the libraries take ~250 MB)
-
-
-def _write(tmp_path, name: str, data: bytes):
-    path = tmp_path / name
-    path.write_bytes(data)
-    return path
-
+from .bounded import BOUND_S, RSS_MB, cli_in_child, read_in_child, write_file
 
 def test_huge_list_starts_render_in_decimal_in_every_format(tmp_path):
     fmts = ["lowerRoman", "upperRoman", "lowerLetter", "upperLetter", "ordinalText", "decimalZero"]
-    files = [_write(tmp_path, f"{fmt}.docx", gen.numbered(fmt, 10**18)) for fmt in fmts]
+    files = [write_file(tmp_path, f"{fmt}.docx", gen.numbered(fmt, 10**18)) for fmt in fmts]
     o = read_in_child(*files)
     assert not o.timed_out and o.rc == 0, o.err[-2000:]
     assert o.wall_s < BOUND_S * 2 and o.rss_mb < RSS_MB
@@ -49,7 +39,7 @@ def test_numbers_up_to_the_cap_keep_their_format_and_unknown_formats_are_decimal
 
 @pytest.mark.parametrize("ilvl", ["x", "-1", "9", "1e3", "99999999999999999999"])
 def test_a_level_index_that_is_not_0_to_8_is_ada304(tmp_path, ilvl):
-    f = _write(tmp_path, "ilvl.docx", gen.numbered("decimal", 1, ilvl=ilvl))
+    f = write_file(tmp_path, "ilvl.docx", gen.numbered("decimal", 1, ilvl=ilvl))
     with pytest.raises(InputError) as err:
         read_document(f)
     assert err.value.code == "ADA304" and "w:ilvl" in err.value.message and str(f) in err.value.render()
@@ -57,18 +47,18 @@ def test_a_level_index_that_is_not_0_to_8_is_ada304(tmp_path, ilvl):
 
 @pytest.mark.parametrize("char", ["FFFFFFFF", "110000", "D800", "1F", "zz", "F0" * 100])
 def test_a_sym_that_is_no_character_is_skipped(tmp_path, char):
-    doc = read_document(_write(tmp_path, "sym.docx", gen.sym(char)))
+    doc = read_document(write_file(tmp_path, "sym.docx", gen.sym(char)))
     assert "beforeafter" in doc.text
 
 
 def test_a_sym_in_the_symbol_font_area_is_kept(tmp_path):
-    assert "before\u00b7after" in read_document(_write(tmp_path, "sym.docx", gen.sym("F0B7"))).text
+    assert "before\u00b7after" in read_document(write_file(tmp_path, "sym.docx", gen.sym("F0B7"))).text
 
 
 def test_huge_table_spans_are_clamped(tmp_path):
-    files = [_write(tmp_path, "span.docx", gen.spans(grid_span=10**8)),
-             _write(tmp_path, "before.docx", gen.spans(before=10**9)),
-             _write(tmp_path, "after.docx", gen.spans(after=10**12))]
+    files = [write_file(tmp_path, "span.docx", gen.spans(grid_span=10**8)),
+             write_file(tmp_path, "before.docx", gen.spans(before=10**9)),
+             write_file(tmp_path, "after.docx", gen.spans(after=10**12))]
     o = read_in_child(*files)
     assert not o.timed_out and o.rc == 0, o.err[-2000:]
     assert o.wall_s < BOUND_S and o.rss_mb < RSS_MB
@@ -95,16 +85,16 @@ def test_a_main_part_that_is_not_a_document_with_a_body_is_ada304(tmp_path, root
     if root == "w:document":  # a w:document without its w:body
         data = gen._replace(data, "word/document.xml", f'<w:document {gen.NS}/>'.encode())
     with pytest.raises(InputError) as err:
-        read_document(_write(tmp_path, "main.docx", data))
+        read_document(write_file(tmp_path, "main.docx", data))
     assert err.value.code == "ADA304" and "main part" in err.value.message
 
 
 def test_text_after_an_unresolved_entity_is_kept(tmp_path):
-    doc = read_document(_write(tmp_path, "ent.docx", gen.entity_in_text()))
+    doc = read_document(write_file(tmp_path, "ent.docx", gen.entity_in_text()))
     assert "before" in doc.text and "after" in doc.text
 
 
 def test_convert_answers_a_bad_level_with_its_code_not_a_traceback(tmp_path):
-    f = _write(tmp_path, "ilvl.docx", gen.numbered("upperLetter", 10**18, ilvl="x"))
+    f = write_file(tmp_path, "ilvl.docx", gen.numbered("upperLetter", 10**18, ilvl="x"))
     o = cli_in_child("convert", str(f), "-o", str(tmp_path / "out.md"))
     assert o.rc == 2 and "ADA304" in o.err and "Traceback" not in o.err, o.err[-2000:]

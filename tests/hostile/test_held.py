@@ -15,22 +15,12 @@ from adachunk.profile.resolve import resolve
 
 from ..conftest import FAST_PROFILE
 from . import gen
-from .bounded import cli_in_child, read_in_child
-
-BOUND_S = 20.0
-RSS_MB = 1200
-
-
-def _write(tmp_path, name: str, data: bytes):
-    path = tmp_path / name
-    path.write_bytes(data)
-    return path
-
+from .bounded import BOUND_S, RSS_MB, cli_in_child, read_in_child, write_file
 
 def test_an_external_entity_is_never_read(tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP-SECRET-CONTENT")
-    f = _write(tmp_path, "xxe.docx", gen.xxe(secret))
+    f = write_file(tmp_path, "xxe.docx", gen.xxe(secret))
     try:
         text = read_document(f).text
     except InputError as err:  # refusing the file is as good as not reading the entity
@@ -40,9 +30,9 @@ def test_an_external_entity_is_never_read(tmp_path):
 
 
 def test_billion_laughs_and_zip_bombs_answer_in_bounded_time_and_memory(tmp_path):
-    laughs = _write(tmp_path, "laughs.docx", gen.billion_laughs())
+    laughs = write_file(tmp_path, "laughs.docx", gen.billion_laughs())
     bomb = gen.zip_bomb(tmp_path / "bomb.docx", 600)  # 600 MB of spaces in a 600 kB file
-    not_zip = _write(tmp_path, "notzip.docx", b"PK\x03\x04 this is no zip archive at all")
+    not_zip = write_file(tmp_path, "notzip.docx", b"PK\x03\x04 this is no zip archive at all")
     o = read_in_child(laughs, bomb, not_zip)
     assert not o.timed_out and o.rc == 0, o.err[-2000:]
     assert o.wall_s < BOUND_S and o.rss_mb < RSS_MB
@@ -56,7 +46,7 @@ def test_billion_laughs_and_zip_bombs_answer_in_bounded_time_and_memory(tmp_path
 def test_zip_slip_members_are_never_written(tmp_path):
     work = tmp_path / "deep" / "work"
     work.mkdir(parents=True)
-    f = _write(work, "slip.docx", gen.zip_slip())
+    f = write_file(work, "slip.docx", gen.zip_slip())
     o = cli_in_child("convert", str(f), "-o", str(work / "out.md"))
     assert o.rc == 0, o.err[-2000:]
     assert "safe text" in (work / "out.md").read_text()
@@ -85,8 +75,8 @@ def test_a_folder_run_writes_the_good_documents_beside_each_bomb(tmp_path):
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     (corpus / "good.md").write_text("# Good document\n\nPlain words of a good document, read and chunked.\n")
-    _write(corpus, "ilvl.docx", gen.numbered("lowerRoman", 10**18, ilvl="x"))
-    _write(corpus, "deep.html", gen.deep_html(100_000))
+    write_file(corpus, "ilvl.docx", gen.numbered("lowerRoman", 10**18, ilvl="x"))
+    write_file(corpus, "deep.html", gen.deep_html(100_000))
     profile = tmp_path / "fast.yaml"
     profile.write_text(FAST_PROFILE)
     out = tmp_path / "out"
@@ -106,5 +96,5 @@ def test_xml_nested_past_the_parser_depth_is_ada304(tmp_path):
 
     body = "<w:sdt><w:sdtContent>" * 5000 + p("deep") + "</w:sdtContent></w:sdt>" * 5000
     with pytest.raises(InputError) as err:
-        read_document(_write(tmp_path, "deep.docx", build_docx(body)))
+        read_document(write_file(tmp_path, "deep.docx", build_docx(body)))
     assert err.value.code == "ADA304" and "depth" in err.value.message

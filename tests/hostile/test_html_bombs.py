@@ -17,24 +17,14 @@ from adachunk.ingest._html_depth import MAX_NESTING, nesting_depth
 from adachunk.ingest.html import declared_encoding
 
 from . import gen
-from .bounded import cli_in_child, read_in_child
-
-BOUND_S = 20.0
-RSS_MB = 1200
-
-
-def _write(tmp_path, name: str, data: bytes):
-    path = tmp_path / name
-    path.write_bytes(data)
-    return path
-
+from .bounded import BOUND_S, RSS_MB, cli_in_child, read_in_child, write_file
 
 def test_deep_nesting_is_refused_before_parsing(tmp_path):
-    files = [_write(tmp_path, "div.html", gen.deep_html(100_000)),
-             _write(tmp_path, "ol.html", gen.deep_html(100_000, "<ol><li>", "</li></ol>")),
-             _write(tmp_path, "table.html", gen.deep_html(30_000, "<table><tr><td>", "</td></tr></table>")),
-             _write(tmp_path, "selfclosed.html", gen.deep_html(100_000, "<div/>", "")),
-             _write(tmp_path, "b.html", gen.deep_html(100_000, "<b>", ""))]
+    files = [write_file(tmp_path, "div.html", gen.deep_html(100_000)),
+             write_file(tmp_path, "ol.html", gen.deep_html(100_000, "<ol><li>", "</li></ol>")),
+             write_file(tmp_path, "table.html", gen.deep_html(30_000, "<table><tr><td>", "</td></tr></table>")),
+             write_file(tmp_path, "selfclosed.html", gen.deep_html(100_000, "<div/>", "")),
+             write_file(tmp_path, "b.html", gen.deep_html(100_000, "<b>", ""))]
     o = read_in_child(*files)
     assert not o.timed_out and o.rc == 0, o.err[-2000:]
     assert o.wall_s < BOUND_S and o.rss_mb < RSS_MB
@@ -44,7 +34,7 @@ def test_deep_nesting_is_refused_before_parsing(tmp_path):
 
 
 def test_nesting_at_the_cap_is_read(tmp_path):
-    o = read_in_child(_write(tmp_path, "ok.html", gen.deep_html(MAX_NESTING - 5, "<ol><li>", "</li></ol>")))
+    o = read_in_child(write_file(tmp_path, "ok.html", gen.deep_html(MAX_NESTING - 5, "<ol><li>", "</li></ol>")))
     row = o.rows()["ok.html"]
     assert row["code"] is None and "deep text" in row["text"]
     assert o.wall_s < BOUND_S and o.rss_mb < RSS_MB
@@ -70,7 +60,7 @@ def test_unclosed_comments_and_tags_scan_in_linear_time():
 
 
 def test_a_deep_subtree_below_the_cap_drops_scripts_styles_nav_and_hidden_text(tmp_path):
-    text = read_document(_write(tmp_path, "deep.html", gen.deep_with_chrome(300))).text
+    text = read_document(write_file(tmp_path, "deep.html", gen.deep_with_chrome(300))).text
     assert "visible words" in text
     for secret in ("secret_script", "secret_style", "secret_nav", "secret_hidden", "secret_none"):
         assert secret not in text, secret
@@ -80,7 +70,7 @@ def test_a_deep_subtree_below_the_cap_drops_scripts_styles_nav_and_hidden_text(t
                                    "idna", "punycode", "no-such-codec"])
 def test_a_charset_that_is_no_web_text_encoding_is_ignored(tmp_path, label):
     assert declared_encoding(gen.charset(label)) is None
-    doc = read_document(_write(tmp_path, "c.html", gen.charset(label)))
+    doc = read_document(write_file(tmp_path, "c.html", gen.charset(label)))
     assert "hello plain words" in doc.text
 
 
@@ -91,7 +81,7 @@ def test_web_text_encodings_are_honoured(label, codec):
 
 
 def test_a_utf16_file_cut_in_a_code_unit(tmp_path):
-    f = _write(tmp_path, "odd.html", gen.utf16_odd())
+    f = write_file(tmp_path, "odd.html", gen.utf16_odd())
     with pytest.raises(InputError) as err:
         read_document(f)
     assert err.value.code == "ADA301" and "utf-16" in err.value.message
@@ -99,9 +89,9 @@ def test_a_utf16_file_cut_in_a_code_unit(tmp_path):
 
 
 def test_convert_answers_bad_charsets_and_utf16_with_codes_not_tracebacks(tmp_path):
-    rot = _write(tmp_path, "rot.html", gen.charset("rot13"))
-    odd = _write(tmp_path, "odd.html", gen.utf16_odd())
-    deep = _write(tmp_path, "deep.html", gen.deep_html(100_000))
+    rot = write_file(tmp_path, "rot.html", gen.charset("rot13"))
+    odd = write_file(tmp_path, "odd.html", gen.utf16_odd())
+    deep = write_file(tmp_path, "deep.html", gen.deep_html(100_000))
     o = cli_in_child("convert", str(rot), str(odd), str(deep), "-o", str(tmp_path / "out"))
     assert o.rc == 2 and "Traceback" not in o.err, o.err[-2000:]
     assert "ADA301" in o.err and "ADA321" in o.err and (tmp_path / "out" / "rot.md").exists()

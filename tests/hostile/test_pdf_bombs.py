@@ -15,7 +15,7 @@ from adachunk.ingest._pdf_ocr import MAX_RENDER_PIXELS, render_scale
 from adachunk.ingest.pdf import PdfOptions
 
 from . import gen
-from .bounded import run_child
+from .bounded import run_child, write_file
 
 BOUND_S = 30.0
 RSS_MB = 1500
@@ -40,17 +40,11 @@ for n, image, width, height in render_pages(open(sys.argv[1], "rb").read(), [1])
 """
 
 
-def _write(tmp_path, name: str, data: bytes):
-    path = tmp_path / name
-    path.write_bytes(data)
-    return path
-
-
 def test_a_reference_loop_and_a_content_bomb_stop_at_the_budget_and_good_files_are_read(tmp_path):
-    files = [_write(tmp_path, "good1.pdf", gen.text_pdf("First good page.")),
-             _write(tmp_path, "loop.pdf", gen.reference_loop()),
-             _write(tmp_path, "bomb.pdf", gen.content_bomb(30)),  # 30 MB: minutes unbounded
-             _write(tmp_path, "good2.pdf", gen.text_pdf("Second good page."))]
+    files = [write_file(tmp_path, "good1.pdf", gen.text_pdf("First good page.")),
+             write_file(tmp_path, "loop.pdf", gen.reference_loop()),
+             write_file(tmp_path, "bomb.pdf", gen.content_bomb(30)),  # 30 MB: minutes unbounded
+             write_file(tmp_path, "good2.pdf", gen.text_pdf("Second good page."))]
     o = run_child(["-c", _CONVERT, "2", *map(str, files)])
     assert not o.timed_out and o.rc == 0, o.err[-2000:]
     assert o.wall_s < BOUND_S and o.rss_mb < RSS_MB
@@ -88,7 +82,7 @@ def test_the_budget_outside_the_main_thread_lets_the_step_run():
 
 
 def test_a_huge_mediabox_renders_within_the_pixel_cap(tmp_path):
-    f = _write(tmp_path, "huge.pdf", gen.huge_mediabox())
+    f = write_file(tmp_path, "huge.pdf", gen.huge_mediabox())
     o = run_child(["-c", _RENDER, str(f)])
     assert not o.timed_out and o.rc == 0, o.err[-2000:]
     w, h, pw, ph = (float(x) for x in o.out.split())
