@@ -50,9 +50,9 @@ def prepare(corpus: str) -> Path | None:
         if not src.is_dir():
             return None
         from adachunk.evaluate.report import read_documents
+        from common import clair_files
 
-        files = [str(p) for p in sorted(src.glob("*.json")) if p.name not in ("manifest.json", "paper_reference.json")]
-        docs, _ = read_documents(files)
+        docs, _ = read_documents([str(p) for p in clair_files(src)])
         texts = {Path(d).stem: doc.text for d, doc in docs.items()}
     else:
         src = SHARED / "financebench-dev" / "pdfs"

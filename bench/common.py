@@ -12,15 +12,15 @@ ROOT = Path(__file__).resolve().parent.parent
 CLAIR = ROOT.parent / "shared" / "corpus" / "clair"
 
 
+def clair_files(folder: Path = CLAIR) -> list[Path]:
+    """CLAIR's parsed documents (not its manifest or the paper's reference numbers), sorted."""
+    return [p for p in sorted(folder.glob("*.json")) if p.name not in ("manifest.json", "paper_reference.json")]
+
+
 def corpus() -> list[tuple[str, str]]:
     """(name, text) pairs of real Markdown documents available offline."""
     if CLAIR.is_dir():
-        out = []
-        for p in sorted(CLAIR.glob("*.json")):
-            if p.name in ("manifest.json", "paper_reference.json"):
-                continue
-            out.append((p.stem, json.loads(p.read_text(encoding="utf-8"))["full_text"]))
-        return out
+        return [(p.stem, json.loads(p.read_text(encoding="utf-8"))["full_text"]) for p in clair_files()]
     return [(p.stem, p.read_text(encoding="utf-8")) for p in sorted((ROOT / "examples").glob("*.md"))]
 
 

@@ -149,8 +149,9 @@ def load_corpus(name: str, per_doc: int = 20):
         folder = SHARED / "clair"
         if not folder.is_dir():
             return None
-        files = [str(p) for p in sorted(folder.glob("*.json")) if p.name not in ("manifest.json", "paper_reference.json")]
-        docs, _ = read_documents(files)
+        from common import clair_files
+
+        docs, _ = read_documents([str(p) for p in clair_files(folder)])
         import tempfile
 
         with tempfile.TemporaryDirectory() as tmp:
