@@ -132,15 +132,14 @@ def rankings(ctx: MetricContext, spans: Sequence[Span], queries: Sequence[str]) 
     """Per retriever of the regime, per query, the chunk numbers best first. With ``estimate:
     bm25`` BM25's ranking stands in for the dense and hybrid readers (no model pass)."""
     regime = ctx.retrieval
-    wanted = set(regime.retrievers)
     ranked: dict[str, list[np.ndarray]] = {}
-    if regime.estimate == "bm25" or wanted & {"bm25", "hybrid"}:
+    if regime.fit_uses_bm25():
         ranked["bm25"] = _bm25(ctx.doc.text, spans, queries)
     if regime.estimate == "bm25":
-        return {r: ranked["bm25"] for r in wanted}
-    if wanted & {"dense", "hybrid"}:
+        return {r: ranked["bm25"] for r in regime.retrievers}
+    if regime.fit_embeds():
         ranked["dense"] = probe_index(ctx).rank(spans, queries)
-    if "hybrid" in wanted:
+    if "hybrid" in regime.retrievers:
         ranked["hybrid"] = _hybrid(ranked["bm25"], ranked["dense"])
     return ranked
 
