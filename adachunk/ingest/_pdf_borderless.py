@@ -2,13 +2,15 @@
 
 1. **Rows.** The page's words (ruled tables already removed) are clustered by baseline; dot
    leaders (``Total . . . . .``, ``Total.......``) are dropped as the space they are, a nil
-   marker (``...`` a cell gap from its neighbours) kept (:func:`without_leaders`); a row is *tabular* when a horizontal gap of at least ``_CELL_GAP`` font sizes splits it
+   marker (``...`` a cell gap from its neighbours) kept (:func:`without_leaders`); a row is *tabular* when a horizontal gap of at least ``CELL_GAP`` font sizes splits it
    (a word space is a quarter of one, a cell padding more than one).
-2. **Regions.** Maximal runs of rows set close together (at most ``_ROW_GAP`` line heights
+2. **Regions.** Maximal runs of rows set close together (at most ``ROW_GAP`` line heights
    apart) that hold at least two tabular rows; short label-only rows may sit between them (a
    section label, the first line of a wrapped label), a long one (prose) ends the region, and
    it may end on the wrapped last line of a cell; the row just above that heads only the
-   figure columns (a spanning label) is taken in.
+   figure columns (a spanning label) is taken in. A statement's blank lines between row
+   groups, wrapped and group labels, tight rows and a second statement printed under the
+   first have rules of their own (:mod:`._pdf_regions`).
 3. **Columns.** pdfplumber's text-alignment strategy (:func:`pdfplumber.table.words_to_edges_v`:
    the left edges, right edges or centres of three words at least that line up) gives the
    column boundaries, as its ``"text"`` table strategy does. A boundary that cuts through words
@@ -34,12 +36,11 @@ from __future__ import annotations
 
 import re
 import statistics
-from dataclasses import dataclass, field
 
 from ._pdf_lines import cluster_rows
 from ._pdf_model import RawTable, Word
-from ._pdf_table_rows import (glue_signs, is_anchor, join_cells, phrases, place, row_groups, strip_leader,
-                              without_leaders)
+from ._pdf_regions import CELL_GAP, ROW_GAP, Row, make_row, regions, restarts
+from ._pdf_table_rows import is_anchor, join_cells, phrases, place, row_groups, strip_leader
 from ._pdf_text import clean
 from ._table_cells import is_figure, is_period_phrase
 
@@ -49,75 +50,14 @@ _LIST_MARK = re.compile(r"^(?:[\u2022\u2023\u25aa\u25cf\u25e6\u2043\u2219\u00b7\
 
 # a header cell: a word, or a year ("2024", "2011-12"), not a figure ("1,204.5")
 _HEADING_CELL = re.compile(r"[^\W\d_]|^(?:19|20)\d\d(?:[-/]\d{2,4})?$")
-_CELL_GAP = 1.0     # font sizes: a wider gap inside a row separates two cells
-_ROW_GAP = 1.6      # line heights: rows further apart than this do not belong to one table
 _SHORT_CELL = 16    # characters: a column whose cells are mostly shorter is table-like
 _PROSE_CELL = 30    # characters: two columns whose cells are mostly longer hold running text
-_PROSE_ROW = 60     # characters: a label-only row longer than this is prose, not a table row
 _HEAD_ROWS = 4      # most header lines over a table ("13 Weeks Ended" / "January" / "28," / "2023")
 _WORD_SPACE = 0.6   # font sizes: a boundary with a smaller gap beside it sits in a word space
 _OVER = 0.25        # share of a header phrase's width over a column that makes it span that column
 
 
-@dataclass
-class _Row:
-    words: list[Word]
-    top: float
-    bottom: float
-    size: float
-    tabular: bool
-    cells: list[str] = field(default_factory=list)
-    spans: list[tuple[float, float] | None] = field(default_factory=list)
-
-    @property
-    def text_len(self) -> int:
-        return sum(len(w.text) + 1 for w in self.words)
-
-
-def _make_row(words: list[Word]) -> _Row:
-    words = sorted(words, key=lambda w: w.x0)
-    words = glue_signs(without_leaders(words, _CELL_GAP))  # "$ 1,184" one word: a sign is not a column
-    size = statistics.median(w.size for w in words)
-    tabular = any(b.x0 - a.x1 >= _CELL_GAP * size for a, b in zip(words, words[1:]))
-    return _Row(words, min(w.top for w in words), max(w.bottom for w in words), size, tabular)
-
-
-def _regions(rows: list[_Row]) -> list[list[_Row]]:
-    """Runs of close rows with two tabular rows at least, trimmed to start on one and to end on
-    one or on the wrapped last line of one (set closer than the rows are to each other)."""
-    out: list[list[_Row]] = []
-    cur: list[_Row] = []
-
-    def close() -> None:
-        while cur and not cur[-1].tabular and not _wrapped_tail(cur):
-            cur.pop()
-        while cur and not cur[0].tabular:
-            cur.pop(0)
-        if sum(r.tabular for r in cur) >= 2 and len(cur) >= 3:
-            out.append(list(cur))
-        cur.clear()
-
-    for r in rows:
-        prose = not r.tabular and r.text_len > _PROSE_ROW
-        if cur and (prose or r.top - cur[-1].bottom > _ROW_GAP * (cur[-1].bottom - cur[-1].top)):
-            close()
-        if not prose:
-            cur.append(r)
-    close()
-    return out
-
-
-def _wrapped_tail(rows: list[_Row]) -> bool:
-    """The last row is the wrapped end of a cell: the tabular rows are set further apart than
-    twice its distance to the row above (a cell's line spacing, not a row's)."""
-    gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:]) if b.tabular]
-    if len(rows) < 2 or not gaps:
-        return False
-    tail = rows[-1].top - rows[-2].bottom
-    return any(r.tabular for r in rows[-3:-1]) and tail < 0.5 * statistics.median(gaps)
-
-
-def _boundaries(region: list[_Row]) -> list[float]:
+def _boundaries(region: list[Row]) -> list[float]:
     """Inner column boundaries from pdfplumber's text alignment, cleaned (module docstring)."""
     from pdfplumber.table import words_to_edges_v
 
@@ -132,7 +72,7 @@ def _boundaries(region: list[_Row]) -> list[float]:
     return [b for b in inner if _real_boundary(b, body)]
 
 
-def _below_headers(region: list[_Row]) -> list[_Row]:
+def _below_headers(region: list[Row]) -> list[Row]:
     """The region from its first row with a figure on: header lines centred over a figure and its
     percentage ("January 29," over "2,729,388  100.0%") cross the boundary between them, which
     the body's rows do not."""
@@ -141,7 +81,7 @@ def _below_headers(region: list[_Row]) -> list[_Row]:
     return region[first:] if len(region) - first >= 3 else region
 
 
-def _gutters(region: list[_Row]) -> list[tuple[float, float]]:
+def _gutters(region: list[Row]) -> list[tuple[float, float]]:
     """The vertical white gutters at least a font size wide that (nearly) every row
     leaves open: the column boundaries that text alignment misses when a text column is set
     right-aligned or centred. A spanning header may cross one (as in :func:`_real_boundary`)."""
@@ -150,7 +90,7 @@ def _gutters(region: list[_Row]) -> list[tuple[float, float]]:
     for r in region:
         spans: list[list[float]] = []
         for w in r.words:  # the row's covered x-ranges: words closer than a cell gap merged
-            if spans and w.x0 - spans[-1][1] < _CELL_GAP * r.size:
+            if spans and w.x0 - spans[-1][1] < CELL_GAP * r.size:
                 spans[-1][1] = max(spans[-1][1], w.x1)
             else:
                 spans.append([w.x0, w.x1])
@@ -163,13 +103,13 @@ def _gutters(region: list[_Row]) -> list[tuple[float, float]]:
         if depth <= allowed and start is None:
             start = x
         elif depth > allowed and start is not None:
-            if x - start >= _CELL_GAP * size:
+            if x - start >= CELL_GAP * size:
                 out.append((start, x))
             start = None
     return out
 
 
-def _real_boundary(b: float, region: list[_Row]) -> bool:
+def _real_boundary(b: float, region: list[Row]) -> bool:
     """A boundary crossed by words in at most one row, with a cell-sized gap in most rows."""
     crossing = tight = sided = 0
     for r in region:
@@ -184,7 +124,7 @@ def _real_boundary(b: float, region: list[_Row]) -> bool:
     return crossing <= max(1, 0.1 * len(region)) and tight <= 0.3 * max(sided, 1)
 
 
-def _assign(region: list[_Row], inner: list[float], head: int = 0) -> None:
+def _assign(region: list[Row], inner: list[float], head: int = 0) -> None:
     """Fill each row's cells and the x-extent of each cell's text.
 
     A phrase (words a word space apart) goes whole to one column: by its centre when it sits
@@ -198,7 +138,7 @@ def _assign(region: list[_Row], inner: list[float], head: int = 0) -> None:
         r.spans = [(p[0].x0, p[-1].x1) if p else None for p in parts]
 
 
-def _drop_empty_columns(region: list[_Row], inner: list[float], head: int = 0) -> list[float]:
+def _drop_empty_columns(region: list[Row], inner: list[float], head: int = 0) -> list[float]:
     """Boundaries without those of columns the body leaves empty (the header alone may fill
     one: a header line set beside its figures is not a column of its own)."""
     used = [any(r.cells[c] for r in region[head:]) for c in range(len(inner) + 1)]
@@ -210,14 +150,14 @@ def _drop_empty_columns(region: list[_Row], inner: list[float], head: int = 0) -
     return _drop_empty_columns(region, keep, head) if len(keep) < len(inner) else keep
 
 
-def _head_lines(region: list[_Row]) -> int:
+def _head_lines(region: list[Row]) -> int:
     """How many leading lines head the table: those above its first line with figures (four at
     most), or the first line of a table without figures."""
     first = next((i for i, r in enumerate(region) if is_anchor(r.cells)), None)
     return min(first, _HEAD_ROWS, len(region) - 2) if first is not None else 1
 
 
-def _gutter_middles(region: list[_Row], inner: list[float]) -> list[float]:
+def _gutter_middles(region: list[Row], inner: list[float]) -> list[float]:
     """Each boundary moved to the middle of the empty gutter it lies in, among the body rows
     (the header row left out: a wide header narrows a gutter on its page only). Where the widest
     cell of a page puts the alignment edge varies from page to page, the body's gutter middle
@@ -232,7 +172,7 @@ def _gutter_middles(region: list[_Row], inner: list[float]) -> list[float]:
     return out
 
 
-def _is_table(region: list[_Row]) -> bool:
+def _is_table(region: list[Row]) -> bool:
     """Module docstring, step 4."""
     n = len(region[0].cells)
     if n < 2 or len(region) < 3:
@@ -253,7 +193,7 @@ def _is_table(region: list[_Row]) -> bool:
     return short and not listy
 
 
-def _merge_wrapped(rows: list[_Row]) -> list[_Row]:
+def _merge_wrapped(rows: list[Row]) -> list[Row]:
     """Rows of the table from its lines: leading header lines (first cell empty) kept apart,
     the body's wrapped lines joined into their rows (:func:`row_groups`)."""
     k = _header_count(rows)
@@ -268,7 +208,7 @@ def _merge_wrapped(rows: list[_Row]) -> list[_Row]:
     return out
 
 
-def _header_count(rows: list[_Row]) -> int:
+def _header_count(rows: list[Row]) -> int:
     """How many leading rows are header rows: first cell empty or a unit or period (at most four), and the row
     under a spanning label ("Actual" over two years) when it holds only headings ("Programme",
     "2022", "2023"): the stub's label often sits on the last header row."""
@@ -287,7 +227,7 @@ def _header_count(rows: list[_Row]) -> int:
     return k
 
 
-def _stub_free(row: _Row) -> bool:
+def _stub_free(row: Row) -> bool:
     """A header line: nothing in the stub, or a unit or period ("(In millions)", "Fiscal 2022")
     beside column headers that hold no figure."""
     stub, rest = row.cells[0], row.cells[1:]
@@ -297,7 +237,7 @@ def _stub_free(row: _Row) -> bool:
             and not any(is_figure(c) and not is_period_phrase(c) for c in rest))
 
 
-def _header(rows: list[_Row], bounds: list[float]) -> tuple[list[str], int]:
+def _header(rows: list[Row], bounds: list[float]) -> tuple[list[str], int]:
     """One header row from the leading header rows (at most four), spanning
     labels repeated over the columns they centre on; returns it and how many rows it used."""
     centres = [(a + b) / 2 for a, b in zip(bounds, bounds[1:])]
@@ -340,7 +280,7 @@ def _spans(row: list[str], spans: list[tuple[float, float] | None], src: int, c:
     return (src == 1 or not row[src - 1]) and (src + 1 == len(row) or not row[src + 1])
 
 
-def _span_above(rows: list[_Row], region: list[_Row], first_boundary: float) -> None:
+def _span_above(rows: list[Row], region: list[Row], first_boundary: float) -> None:
     """Take in the row just above a region when it only heads the figure columns: a single
     spanning label ("Year ended 31 December" over "2024  2023") has no cell gap of its own. A
     line centred on the whole table is its caption, not a spanning label."""
@@ -350,13 +290,13 @@ def _span_above(rows: list[_Row], region: list[_Row], first_boundary: float) -> 
     above = rows[at - 1]
     x0, x1 = min(w.x0 for r in region for w in r.words), max(w.x1 for r in region for w in r.words)
     centre = (min(w.x0 for w in above.words) + max(w.x1 for w in above.words)) / 2
-    if (not above.tabular and region[0].top - above.bottom <= _ROW_GAP * (above.bottom - above.top)
+    if (not above.tabular and region[0].top - above.bottom <= ROW_GAP * (above.bottom - above.top)
             and all(w.x0 >= first_boundary - 1 for w in above.words)
             and abs(centre - (x0 + x1) / 2) > 0.05 * (x1 - x0)):
         region.insert(0, above)
 
 
-def _without_titles(region: list[_Row], inner: list[float]) -> list[_Row]:
+def _without_titles(region: list[Row], inner: list[float]) -> list[Row]:
     """The region without the lines that lead into it and are not table rows: a running
     header or title running across three columns or more, then any line without a cell gap
     (a caption) up to the first tabular row."""
@@ -366,7 +306,7 @@ def _without_titles(region: list[_Row], inner: list[float]) -> list[_Row]:
     return region[k:] if k and any(_titled(r, inner) for r in region[:k]) else region
 
 
-def _titled(r: _Row, inner: list[float]) -> bool:
+def _titled(r: Row, inner: list[float]) -> bool:
     """A long phrase crossing two column boundaries or more: text across the table."""
     return any(len(text) > _PROSE_CELL and sum(p[0].x0 < b < p[-1].x1 for b in inner) >= 2
                for p in phrases(r.words, _WORD_SPACE * r.size) if (text := " ".join(w.text for w in p)))
@@ -376,11 +316,11 @@ def find_tables(words: list[Word]) -> list[RawTable]:
     """Borderless tables among ``words`` (see the module docstring), top to bottom."""
     if len(words) < 6:
         return []
-    rows = sorted((_make_row(ws) for ws in cluster_rows(words)), key=lambda r: r.top)
+    rows = sorted((make_row(ws) for ws in cluster_rows(words)), key=lambda r: r.top)
     if sum(r.tabular for r in rows) < 2:
         return []
     out = []
-    for region in _regions(rows):
+    for region in (part for whole in regions(rows) for part in restarts(whole)):
         inner = _boundaries(region)
         if not inner:
             continue

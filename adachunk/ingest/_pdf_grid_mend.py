@@ -22,6 +22,7 @@ from typing import Callable
 from ._pdf_model import RawTable, Word
 from ._table_cells import is_figure
 
+_SIGNS = {"", "$", "€", "£", "¥", "%"}
 _SAME_ROWS = 0.8  # a table beside another covers this share of its height at least
 
 
@@ -41,6 +42,12 @@ def _beside(a: RawTable, b: RawTable) -> bool:
     overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
     height = max(a.bottom - a.top, 1.0)
     return (b.x0 < a.x0 - 1 or b.x1 > a.x1 + 1) and overlap >= _SAME_ROWS * height
+
+
+def _filled_columns(t: RawTable) -> int:
+    """Columns of ``t`` holding more than currency signs: a shaded column drawn as narrow boxes
+    (a sign's box, the figures' box, a margin's box) is one column of the table beside it."""
+    return sum(any(c.strip() not in _SIGNS for c in col) for col in zip(*t.rows))
 
 
 def mend_beside(ruled: list[RawTable], borderless: list[RawTable], words: list[Word],
@@ -67,7 +74,7 @@ def mend_beside(ruled: list[RawTable], borderless: list[RawTable], words: list[W
         top, bottom = min(t.top, *(b.top for b in side)), max(t.bottom, *(b.bottom for b in side))
         inside = [w for w in words if x0 - 1 <= (w.x0 + w.x1) / 2 <= x1 + 1 and top - 1 <= (w.top + w.bottom) / 2 <= bottom + 1]
         found = find(inside)
-        columns = len(t.rows[0]) + sum(len(b.rows[0]) for b in side) - len(side)
+        columns = _filled_columns(t) + sum(len(b.rows[0]) for b in side) - len(side)
         if len(found) == 1 and len(found[0].rows[0]) >= columns and len(found[0].rows) >= _SAME_ROWS * len(t.rows):
             borderless = [b for b in borderless if not any(b is s for s in side)] + found
         else:

@@ -43,13 +43,31 @@ def tidy_table(t: RawTable) -> RawTable:
     stacked = stack_header(t.rows, fill=True)  # a lattice's two-level header: one header row
     rows, keep, into = tidy_rows(stacked, head=1)
     n = max((len(r) for r in stacked), default=0)
-    if len(keep) == n:
-        t.rows = rows
-        return t
-    if len(t.columns) == n + 1:
+    if len(keep) != n and len(t.columns) == n + 1:
         t.columns = _merged_bounds(t.columns, keep, into)
-    t.rows = rows
+    t.rows = _name_shares(rows)
     return t
+
+
+def _share_column(rows: list[list[str]], c: int) -> bool:
+    cells = [r[c].strip() for r in rows[1:] if c < len(r) and r[c].strip()]
+    return len(cells) >= 2 and all(x.endswith("%") or x.endswith("%)") for x in cells)
+
+
+def _name_shares(rows: list[list[str]]) -> list[list[str]]:
+    """A column of percentages printed beside each amount column ("$ 3,226,773  100.0%") under
+    the amount's date alone: it gets that header and a ``%`` ("... 2023 %"), not a bare or a
+    truncated one (the spanning label alone), so that its figures keep their year."""
+    if len(rows) < 3:
+        return rows
+    head = rows[0]
+    for c in range(2, len(head)):
+        left = head[c - 1].strip()
+        own = head[c].strip()
+        if (left and (not own or (left.startswith(own) and own != left)) and _share_column(rows, c)
+                and not _share_column(rows, c - 1)):
+            head[c] = f"{left} %"
+    return rows
 
 
 def _merged_bounds(bounds: list[float], keep: list[int], into: dict[int, int]) -> list[float]:
@@ -69,8 +87,13 @@ def _merged_bounds(bounds: list[float], keep: list[int], into: dict[int, int]) -
 
 
 def holds_figures(row: list[str]) -> bool:
-    """A body row: a figure right of the stub (a year or a period there is a header's)."""
-    return any(c and is_figure(c) and not is_period_phrase(c) for c in row[1:])
+    """A body row: a figure right of the stub (a year or a period there is a header's, and so is
+    a share column's name, ``2022 %``, that :func:`_name_shares` gave it)."""
+    return any(c and is_figure(c) and not is_period_phrase(c) and not _names_share(c) for c in row[1:])
+
+
+def _names_share(cell: str) -> bool:
+    return cell.endswith(" %") and is_period_phrase(cell[:-2])
 
 
 def _rows_above(t: RawTable, words: list[Word]) -> list[list[Word]]:

@@ -231,6 +231,32 @@ def best_column(p: list[Word], lo: list[float], hi: list[float], inner: list[flo
     return min(bisect.bisect(inner, (x0 + x1) / 2), len(lo) - 1)
 
 
+_AMOUNT = re.compile(r"\d[,.]\d|^\(\d|%$")  # 1,184  12.5  (78)  3%: an amount, not a code
+
+
+def _figures_apart(p: list[Word], inner: list[float]) -> list[list[Word]]:
+    """A phrase whose label runs up to the figures of the next column ("... noncontrolling
+    interests $ 2,210.8", set one point apart) as two: the label and its trailing figures, when
+    a column boundary falls between them. Otherwise the phrase as it is."""
+    k = len(p)
+    while k > 0 and (is_figure(p[k - 1].text) or is_currency(p[k - 1].text)):
+        k -= 1
+    if k == 0 or k == len(p) or not any(is_figure(w.text) for w in p[k:]):
+        return [p]
+    first = next(w for w in p[k:] if is_figure(w.text))
+    if not (is_currency(p[k].text) or _AMOUNT.search(first.text)):  # "Rent 000": a code, a year
+        return [p]
+    if bisect.bisect(inner, first.x0 + 0.5) <= bisect.bisect(inner, p[k - 1].x1 - 0.5):
+        return [p]
+    out = [p[:k]]
+    for w in p[k:]:  # each figure on its own (a sign with the figure after it): the columns decide
+        if out[-1] is not p[:k] and len(out[-1]) == 1 and is_currency(out[-1][0].text):
+            out[-1].append(w)
+        else:
+            out.append([w])
+    return out
+
+
 def place(lines: list[list[Word]], inner: list[float], spaces: list[float], head: int = 0) -> list[list[list[Word]]]:
     """Each line's words (left to right) put into the columns that ``inner`` boundaries divide,
     a phrase (words less than the line's ``spaces`` apart) whole into one column: by where it
@@ -243,7 +269,7 @@ def place(lines: list[list[Word]], inner: list[float], spaces: list[float], head
     out: list[list[list[Word]]] = []
     for k, (words, space) in enumerate(zip(lines, spaces)):
         parts: list[list[Word]] = [[] for _ in range(n)]
-        for p in phrases(words, space):
+        for p in (q for ph in phrases(words, space) for q in _figures_apart(ph, inner)):
             a, b = bisect.bisect(inner, p[0].x0 + 0.5), bisect.bisect(inner, p[-1].x1 - 0.5)
             if a == b and k >= head:
                 parts[a] += p

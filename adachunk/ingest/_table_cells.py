@@ -221,8 +221,18 @@ def _header_like(row: list[str]) -> str:
 
 def _fill_spans(heads: list[list[str]]) -> None:
     """Repeat each upper header's text rightwards over the columns the rows below it head, up to
-    the next text of its row (a merged lattice cell's text stands in its first column), in place."""
+    the next text of its row (a merged lattice cell's text stands in its first column), in place.
+
+    A row's one label that is a period (``Year ended December 31,``) heads every column whose
+    header below is a year or date, left of it too: shaded rows draw a grid with no merged cell,
+    and the label sits centred over the years, in the middle one's column."""
     for i, row in enumerate(heads[:-1]):
+        labels = [c for c in range(1, len(row)) if row[c].strip()]
+        if len(labels) == 1 and not is_unit_phrase(row[labels[0]]) and is_period_phrase(row[labels[0]]):
+            for c in range(1, len(row)):
+                below = " ".join(h[c] for h in heads[i + 1:]).strip()
+                if not row[c].strip() and below and is_period_phrase(below):
+                    row[c] = row[labels[0]]
         label = ""
         for c in range(1, len(row)):
             if row[c].strip():
