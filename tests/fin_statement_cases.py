@@ -19,6 +19,9 @@ table a list of rows, header first:
   after a blank line whose figures end elsewhere is a second table.
 * :func:`build_wrapped_label`: a row label longer than a prose line wrapped onto the next line,
   which ends with the row's figures, is one row (bank balance sheets: "Federal funds sold ...").
+* :func:`build_figures_in_text`: figures inside running text (a label's share counts on the
+  middle line of three, a footnote's amounts right under the table) neither end a wrapped label
+  nor pull a footnote into the table.
 * :func:`build_group_label`: "Adjustments to reconcile net income to net cash provided by
   operating activities:" inside a cash-flow statement is a label-only row, not prose.
 * :func:`build_stacked_statements`: an earnings release's "Exhibit 1" 13-week statement with the
@@ -342,6 +345,52 @@ def build_wrapped_label(path: str | Path) -> tuple[Path, list[Rows]]:
     head = ["(in millions)", "2018", "2017"]
     return path, [[head] + [[label] + [_cell(*x) for x in cells] for label, cells in BANK]]
 
+
+
+# 6b. Figures inside running text: a label's share counts and a footnote's amounts --------------
+
+SHARES_1 = "Common stock, $0.001 par value; 4,990,000,000 shares authorized"
+SHARES_2 = "at December 31, 2017 and 2016; 433,392,686 and 430,054,212 issued"
+SHARES_3 = "and outstanding, respectively"
+NOTE_1 = "(1) Debt is denominated in euro with a 1,300 million aggregate principal amount. Total proceeds"
+NOTE_2 = "were $1,420.5 million and the remeasurement loss was $140.8 million for the year ended 2017."
+EQUITY = [
+    ("Total liabilities", [("", "15,430,786"), ("", "10,906,810")]),
+    (f"{SHARES_1} {SHARES_2} {SHARES_3}", [("", "1,871,396"), ("", "1,599,762")]),
+    ("Retained earnings", [("", "1,731,117"), ("", "1,128,603")]),
+    ("Total stockholders' equity", [("$", "3,581,956"), ("$", "2,679,800")]),
+]
+
+
+def build_figures_in_text(path: str | Path) -> tuple[Path, list[Rows]]:
+    """A balance sheet's common-stock label wrapped over three lines, the middle one holding
+    share counts (figures inside the label's text), the last one the row's figures; and a
+    footnote set right under the table whose second line holds amounts in running text. The
+    label is one row; the footnote is text, not a row of the table (Netflix 10-K 2017)."""
+    path = Path(path)
+    c = _canvas(path)
+    _text(c, STUB, 60, "Consolidated balance sheets", BOLD, 12)
+    top = 100.0
+    _text(c, STUB, top, "(in thousands)", BOLD)
+    for year, right in zip(["2017", "2016"], [460.0, 540.0]):
+        _right(c, right, top, year, BOLD)
+    top += PITCH + 4
+    for label, cells in EQUITY:
+        if label.startswith(SHARES_1):
+            for k, line in enumerate([SHARES_1, SHARES_2]):
+                _text(c, STUB, top, line)
+                top += 10.0
+            _text(c, STUB + 6, top, SHARES_3)
+        else:
+            _text(c, STUB, top, label)
+        _figures(c, top, cells, [460.0, 540.0], [400.0, 480.0])
+        top += PITCH
+    _text(c, STUB, top + 2, NOTE_1)
+    _text(c, STUB, top + 12, NOTE_2)
+    c.showPage()
+    c.save()
+    head = ["(in thousands)", "2017", "2016"]
+    return path, [[head] + [[label] + [_cell(*x) for x in cells] for label, cells in EQUITY]]
 
 # 7. A group label ending with a colon ----------------------------------------------------------
 

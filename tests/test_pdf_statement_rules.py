@@ -119,6 +119,16 @@ def test_wrapped_long_label_is_one_row(tmp_path):
     assert fc.WRAP_1 not in doc.text.replace("<Table>", "\0").split("\0")[0]
 
 
+def test_figures_in_running_text_neither_end_a_label_nor_join_a_footnote(tmp_path):
+    """Rule 6, its limits: a wrapped label ends on a line that ends with figures in cells of
+    their own, not on a line of share counts inside the text; a footnote under the table whose
+    second line holds amounts ("$140.8 million for the year ended 2017.") stays text."""
+    doc, got, expected = _convert(fc.build_figures_in_text, tmp_path)
+    assert got == expected
+    after = doc.text.split("</Table>")[-1]
+    assert fc.NOTE_1.split()[1] in after and "$140.8 million" in after
+
+
 @pytest.mark.parametrize("deep", [False, True], ids=["members-indented", "label-indented"])
 def test_group_label_with_colon_is_a_label_row(tmp_path, deep):
     """Rule 7 (_pdf_regions._group_label): "Adjustments to reconcile ... activities:" after

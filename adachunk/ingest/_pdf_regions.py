@@ -158,20 +158,29 @@ def _wrapped_label(r: Row, cur: list[Row], after: list[Row]) -> bool:
     for k, nxt in enumerate(after):
         if nxt.top - prev.bottom > ROW_GAP * (prev.bottom - prev.top) or nxt.words[0].x0 < r.words[0].x0 - _ALIGN:
             return False
-        if _has_figure(nxt):
+        if _ends_in_figures(nxt):  # a share count inside the label's text is not its figures
             return True
         if row_text(nxt).endswith(":"):
-            return k + 1 < len(after) and _has_figure(after[k + 1])
+            return k + 1 < len(after) and _ends_in_figures(after[k + 1])
         prev = nxt
     return False
+
+
+def _ends_in_figures(r: Row) -> bool:
+    """A table row's last line: its figures in cells of their own, at its end (a footnote's
+    "... $140.8 million for the year ended December 31, 2017." holds figures in running text)."""
+    last = r.words[-1].text
+    return r.tabular and is_figure(last) and not is_period_phrase(last)
 
 
 def _group_label(r: Row, cur: list[Row]) -> bool:
     """A long label-only line that opens a group of rows inside a statement ("Adjustments to
     reconcile net income to net cash provided by operating activities:"), not prose: it ends
-    with a colon, is at most two prose rows long and follows a tabular row."""
+    with a colon, is at most two prose rows long and follows a row of figures (a numbered heading
+    set with a gap, "8.   Accumulated Other Comprehensive Loss", is tabular but no table row, and
+    the lead-in under it, "The following table summarizes ...:", is text)."""
     text = " ".join(w.text for w in r.words)
-    return text.endswith(":") and r.text_len <= 2 * _PROSE_ROW and bool(cur) and cur[-1].tabular
+    return text.endswith(":") and r.text_len <= 2 * _PROSE_ROW and bool(cur) and cur[-1].tabular and _has_figure(cur[-1])
 
 
 def _wrapped_tail(rows: list[Row]) -> bool:
