@@ -13,10 +13,12 @@ relationships and the parent nodes themselves, LangChain documents get the ids i
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Iterable
 
 from .enrich import enrich_records, parent_records
 from .sink.records import RECORD_FIELDS, chunk_record, embed_text, read_chunks_jsonl  # noqa: F401 - public here
+from .errors import missing_dependency
 from .types import Chunk, Document
 
 # a node's metadata: the record's fields but the text itself, its size and the embedded prefix
@@ -44,6 +46,15 @@ def _records(items: Iterable[Chunk | dict[str, Any]], doc: Document | None, prof
     return enrich_records(out, doc, policy) if chunks else out
 
 
+def _framework(module: str) -> Any:
+    """The framework's module, imported now (an optional extra): not installed, the coded
+    ``ADA223`` naming the extra to install, as the CLI reports any other missing extra."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise (missing_dependency(exc) or exc) from exc
+
+
 def metadata(record: dict[str, Any]) -> dict[str, Any]:
     """The metadata carried into the frameworks (flat, JSON-able)."""
     return {k: record[k] for k in _META_KEYS if k in record}
@@ -57,7 +68,7 @@ def to_langchain(items: Iterable[Chunk | dict[str, Any]], doc: Document | None =
 
     ``profile`` is a name, or a resolved profile (:func:`adachunk.load_profile`), whose chunk
     metadata is then added to Chunk objects."""
-    from langchain_core.documents import Document as LCDocument
+    LCDocument = _framework("langchain_core.documents").Document
 
     out = []
     for rec in _records(items, doc, profile, fingerprint, splitter):
@@ -78,7 +89,8 @@ def to_llamaindex(items: Iterable[Chunk | dict[str, Any]], doc: Document | None 
     (``get_leaf_nodes``), and ``AutoMergingRetriever`` climbs to the parents. ``profile`` is a
     name, or a resolved profile whose chunk metadata is then added to Chunk objects.
     """
-    from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
+    schema = _framework("llama_index.core.schema")
+    NodeRelationship, RelatedNodeInfo, TextNode = schema.NodeRelationship, schema.RelatedNodeInfo, schema.TextNode
 
     nodes = []
     records = _records(items, doc, profile, fingerprint, splitter)

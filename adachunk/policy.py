@@ -12,9 +12,6 @@ from typing import Any
 from .cost.lattice import CostRule
 from .policy_types import HardRulesSpec, IndexSpec, MetricsSpec, PostprocessSpec, RetrievalSpec, SelectSpec, SolverSpec
 
-#: The solver section (one model with the schema: :class:`adachunk.policy_types.SolverSpec`).
-SolverSettings = SolverSpec
-
 
 @dataclass(frozen=True)
 class Policy:

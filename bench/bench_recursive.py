@@ -144,7 +144,8 @@ class PaperRecursive:
 
 def adachunk_runner(size: int, full: bool, paper_compat: bool = False):
     from adachunk.components import ensure_builtins
-    from adachunk.policy import Policy, SolverSettings
+    from adachunk.policy import Policy
+    from adachunk.policy_types import SolverSpec
     from adachunk.split import fixed
     from adachunk.split.recursive import RecursiveParams, RecursiveSplitter, recursive_cores
     from adachunk.types import Document
@@ -152,7 +153,7 @@ def adachunk_runner(size: int, full: bool, paper_compat: bool = False):
     ensure_builtins()
     params = RecursiveParams(chunk_size=size, paper_compat=paper_compat)
     splitter = RecursiveSplitter(params)
-    policy = Policy(name="bench", fingerprint="bench", detectors={}, rules=(), solver=SolverSettings())
+    policy = Policy(name="bench", fingerprint="bench", detectors={}, rules=(), solver=SolverSpec())
 
     def run(name: str, text: str) -> list[str]:
         if full:

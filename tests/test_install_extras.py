@@ -198,3 +198,16 @@ def test_an_unknown_import_error_is_not_hidden():
     assert missing_dependency(ValueError("x")) is None
     err = missing_dependency(ModuleNotFoundError("x", name="lancedb.table"))
     assert err.code == "ADA223" and "adachunk[store]" in err.render()
+
+
+@pytest.mark.parametrize("extra, convert", [("langchain", "to_langchain"), ("llamaindex", "to_llamaindex")])
+def test_framework_missing_in_the_library(monkeypatch, extra, convert):
+    """The library's hand-off to LangChain / LlamaIndex without its extra: ADA223 naming it."""
+    import adachunk.integrations as integrations
+    from adachunk.errors import AdachunkError
+
+    _hide_extra(monkeypatch, extra)
+    record = {"id": "d#0", "doc_id": "d", "start": 0, "end": 2, "text": "hi"}
+    with pytest.raises(AdachunkError) as caught:
+        getattr(integrations, convert)([record])
+    assert caught.value.code == "ADA223" and f"pip install 'adachunk[{extra}]'" in caught.value.render()

@@ -13,7 +13,8 @@ import pytest
 
 from adachunk.cli.main import main
 from adachunk.errors import ProfileError
-from adachunk.policy import Policy, SolverSettings
+from adachunk.policy import Policy
+from adachunk.policy_types import SolverSpec
 from adachunk.split import _llm_client as llm
 from adachunk.split.llm_regex import LLMRegexParams, LLMRegexSplitter
 from adachunk.types import Document
@@ -23,7 +24,7 @@ from .fake_openai import Answer, isolate_llm_env
 pytest.importorskip("openai")
 
 ALLOW = "ADACHUNK_ALLOW_REMOTE_LLM"  # what --allow-remote-llm sets, for worker processes
-POLICY = Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSettings())
+POLICY = Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSpec())
 DOC = "# One\n\nFirst part of the text, long enough.\n\n# Two\n\nSecond part of the text.\n"
 GOOD = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
                    "choices": [{"index": 0, "finish_reason": "stop",

@@ -33,7 +33,8 @@ from pathlib import Path
 
 import pytest
 
-from adachunk.policy import Policy, SolverSettings
+from adachunk.policy import Policy
+from adachunk.policy_types import SolverSpec
 from adachunk.split.llm_regex import LLMRegexParams, LLMRegexSplitter
 from adachunk.types import Document
 
@@ -114,7 +115,7 @@ def test_real_server_wire_format_and_parsing(server, tmp_path):
     text = _document()
     params = LLMRegexParams(base_url=base_url, model="smollm2", timeout_s=300, max_retries=0,
                             max_tokens=64, cache_dir=str(tmp_path / "cache"))
-    policy = Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSettings())
+    policy = Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSpec())
     doc = Document(id="dpa", text=text)
     first = LLMRegexSplitter(params).split(doc, policy)
     assert 300 <= first.meta["context"]["tokens"] <= 700  # the ~500-token document, whole

@@ -14,7 +14,8 @@ import threading
 import pytest
 
 from adachunk.components import ensure_builtins
-from adachunk.policy import Policy, SolverSettings
+from adachunk.policy import Policy
+from adachunk.policy_types import SolverSpec
 from adachunk.registry import splitters
 from adachunk.split._safe_regex import (
     UnsafePattern,
@@ -30,7 +31,7 @@ from .fake_openai import Answer, isolate_llm_env
 
 pytest.importorskip("openai")
 
-POLICY = Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSettings())
+POLICY = Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSpec())
 
 DOC = """\
 # Annual Report 2024

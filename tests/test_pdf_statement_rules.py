@@ -22,6 +22,7 @@ from adachunk.ingest._pdf_table_rows import _figures_apart  # noqa: E402
 from adachunk.ingest.pdf import convert_pdf  # noqa: E402
 
 from . import fin_statement_cases as fc  # noqa: E402
+from . import fin_statement_notes as fn  # noqa: E402
 
 
 def tables(text: str) -> list[list[list[str]]]:
@@ -157,3 +158,33 @@ def test_share_columns_take_their_amounts_headers(tmp_path):
     doc, got, expected = _convert(fc.build_share_columns, tmp_path)
     assert got == expected
     assert doc.meta["tables"][0]["header"][2] == "Fiscal Year Ended January 28, 2023 %"
+
+
+@pytest.mark.parametrize("lead_in", [fn.LEAD_IN, fn.SHORT_LEAD_IN, fn.SHORTEST_LEAD_IN],
+                         ids=["long", "short", "shortest"])
+def test_lead_in_with_colon_parts_two_note_tables(tmp_path, lead_in):
+    """Rules 6 and 7, their limits (_pdf_regions._wrapped_label, _group_label): a lead-in
+    sentence ending in a colon, set a blank line under a table, over a "Fiscal Year" line and a
+    header of years, is text between two tables: not a row label wrapped onto figures (the long
+    one), not a group label opening rows (the short one: a header, not figures, comes next),
+    not a label row at all (the shortest, shorter than a prose row: _lead_in)."""
+    doc, got, expected = _convert(lambda p: fn.build_lead_in_between_tables(p, lead_in), tmp_path)
+    assert got == expected
+    between = doc.text.split("</Table>")[1].split("<Table>")[0]
+    assert lead_in in " ".join(between.split())
+
+
+def test_period_label_without_year_is_a_row_not_a_new_statement(tmp_path):
+    """Rule 8, its limits (_pdf_regions.restarts): "At May 31," between two row groups of a
+    selected-data table holds no year, so it is a label row of the one table, not the header
+    of a second statement."""
+    doc, got, expected = _convert(fn.build_period_group_label, tmp_path)
+    assert got == expected
+
+
+def test_shaded_rows_grid_whose_cell_takes_every_row_is_read_by_alignment(tmp_path):
+    """_pdf_grid_mend.undivided, shaded rows: boxes down the sign column and the margin, and
+    the shaded label cells of the last rows, make a grid one of whose cells holds the figures
+    of all the other rows; the table is read by alignment, each row with its figures."""
+    doc, got, expected = _convert(fn.build_shaded_summary, tmp_path)
+    assert got == expected

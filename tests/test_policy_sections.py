@@ -11,7 +11,8 @@ from pydantic import ValidationError
 from adachunk import build, policy_types
 from adachunk.errors import ProfileError, ProfileErrors
 from adachunk.metrics.base import MetricContext
-from adachunk.policy import Policy, SolverSettings
+from adachunk.policy import Policy
+from adachunk.policy_types import SolverSpec
 from adachunk.profile import schema
 from adachunk.profile.resolve import load_profile
 from adachunk.registry import splitters
@@ -25,7 +26,6 @@ SECTIONS = {"solver": "SolverSpec", "postprocess": "PostprocessSpec", "metrics":
 def test_schema_and_policy_share_one_model_per_section():
     for name in SECTIONS.values():
         assert getattr(schema, name) is getattr(policy_types, name)
-    assert SolverSettings is policy_types.SolverSpec
     rp = load_profile("default")
     for section, name in SECTIONS.items():
         value = getattr(rp.policy, section)
@@ -35,7 +35,7 @@ def test_schema_and_policy_share_one_model_per_section():
 
 def test_hand_made_policy_defaults_are_the_schema_defaults():
     """A policy built without a section gets the schema's defaults (no restated copy)."""
-    p = Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSettings())
+    p = Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSpec())
     empty = schema.Profile(name="x")
     for section in SECTIONS:
         assert getattr(p, section) == getattr(empty, section), section
@@ -64,7 +64,7 @@ def test_updated_validates_and_leaves_the_original():
 
 
 def test_with_overrides_rejects_unknown_fields():
-    s = SolverSettings()
+    s = SolverSpec()
     assert s.with_overrides(max_size=99, min_size=None).max_size == 99
     with pytest.raises(TypeError, match="no field"):
         s.with_overrides(max_sise=99)

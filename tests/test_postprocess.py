@@ -10,7 +10,8 @@ import pytest
 
 from adachunk.components import ensure_builtins
 from adachunk.errors import InternalError
-from adachunk.policy import Policy, SolverSettings
+from adachunk.policy import Policy
+from adachunk.policy_types import SolverSpec
 from adachunk.policy_types import PostprocessSpec
 from adachunk.split.postprocess import check_tiling, merge_tiny, postprocess, resplit_oversize
 from adachunk.split.common import DocumentTokens, make_chunking
@@ -22,7 +23,7 @@ ensure_builtins()
 
 
 def policy(tokenizer="chars", **post) -> Policy:
-    return Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSettings(tokenizer=tokenizer),
+    return Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSpec(tokenizer=tokenizer),
                   postprocess=PostprocessSpec(**post))
 
 

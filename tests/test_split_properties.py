@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adachunk.components import ensure_builtins
-from adachunk.policy import Policy, SolverSettings
+from adachunk.policy import Policy
+from adachunk.policy_types import SolverSpec
 from adachunk.policy_types import PostprocessSpec
 from adachunk.split.postprocess import postprocess
 from adachunk.split.pool import make_splitter
@@ -60,7 +61,7 @@ def markdown(draw) -> str:
 
 
 def policy(**post) -> Policy:
-    return Policy(name="p", fingerprint="fp", detectors={}, rules=(), solver=SolverSettings(),
+    return Policy(name="p", fingerprint="fp", detectors={}, rules=(), solver=SolverSpec(),
                   postprocess=PostprocessSpec(enabled=True, **post))
 
 

@@ -13,7 +13,8 @@ import pytest
 from pydantic import ValidationError
 
 from adachunk.components import ensure_builtins
-from adachunk.policy import Policy, SolverSettings
+from adachunk.policy import Policy
+from adachunk.policy_types import SolverSpec
 from adachunk.split.common import DocumentTokens
 from adachunk.split.recursive import (
     PAPER_SEPARATORS,
@@ -30,7 +31,7 @@ ensure_builtins()
 
 
 def policy(tokenizer: str = "o200k_base") -> Policy:
-    return Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSettings(tokenizer=tokenizer))
+    return Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSpec(tokenizer=tokenizer))
 
 
 def split(text: str, tokenizer: str = "o200k_base", **params):

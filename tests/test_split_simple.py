@@ -9,7 +9,8 @@ import pytest
 from adachunk.cli.main import main
 from adachunk.components import ensure_builtins
 from adachunk.errors import ProfileError
-from adachunk.policy import Policy, SolverSettings
+from adachunk.policy import Policy
+from adachunk.policy_types import SolverSpec
 from adachunk.policy_types import PostprocessSpec
 from adachunk.registry import splitters
 from adachunk.split.pool import CandidateRun, make_splitter, run_candidates
@@ -22,7 +23,7 @@ TEXT = ("# Report\n\nThe Commission shall act. It may adopt rules. See Art. 5 of
 
 
 def policy(candidates=(), tokenizer="o200k_base", **post) -> Policy:
-    return Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSettings(tokenizer=tokenizer),
+    return Policy(name="t", fingerprint="fp", detectors={}, rules=(), solver=SolverSpec(tokenizer=tokenizer),
                   candidates=tuple(candidates), postprocess=PostprocessSpec(enabled=True, **post))
 
 

@@ -79,7 +79,8 @@ def _report(res) -> None:
     sel = ", ".join(f"{k} {v}%" for k, v in summary.get("selection_frequency", {}).items()) or "-"
     fell = summary.get("detector_fallbacks", {}).get("documents", 0)
     fell = f", {fell} without a failed structure (ADA404)" if fell else ""
-    print(f"{res.documents} documents ({res.skipped} resumed, {res.failed} failed{fell}), {res.chunks} chunks "
+    docs = f"{res.documents} document" + ("" if res.documents == 1 else "s")
+    print(f"{docs} ({res.skipped} resumed, {res.failed} failed{fell}), {res.chunks} chunks "
           f"in {res.seconds:.1f} s → {res.out}/chunks.jsonl; selected: {sel}", file=sys.stderr)
     notices = summary.get("notices") or {}
     if notices:  # resumed documents' included: the count is the folder's, like the totals

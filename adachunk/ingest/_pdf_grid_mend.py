@@ -8,6 +8,9 @@ right words in the wrong cells:
   ("11,062.6 1,540.0 9,522.6") and the label column, outside the rules, is lost to it
   (:func:`undivided`: such a table is dropped before the borderless finder runs, which finds
   the columns by alignment).
+* **Shaded rows.** Boxes shading some rows of a results summary (label and sign cells, a
+  margin) make a grid whose rows are not the text's: one cell takes the figures of every other
+  row (:func:`undivided` too).
 * **Partial grids.** A table drawn with rules between its figure columns only (R's ``mtcars``
   print: no rule closes the label column or the last column): the finder returns the figure
   columns, and the labels and the last column come out as a borderless table beside it.
@@ -27,12 +30,25 @@ _SAME_ROWS = 0.8  # a table beside another covers this share of its height at le
 
 
 def undivided(t: RawTable) -> bool:
-    """A ruled table whose cells mostly each hold a row of figures (module docstring)."""
+    """A ruled table whose cells mostly each hold a row of figures, or one of whose cells holds
+    the figures of many rows (module docstring)."""
     cells = [c for r in t.rows[1:] for c in r if c]
     if len(t.rows) < 4 or not cells:
         return False
     packed = sum(len(parts := c.split()) >= 2 and all(is_figure(x) for x in parts) for c in cells)
-    return packed > 0.5 * len(cells)
+    return packed > 0.5 * len(cells) or _swallowed(t)
+
+
+def _swallowed(t: RawTable) -> bool:
+    """A cell holding little but figures, more of them than two per column of the table: the
+    shading boxes of some rows made the grid, and one of its cells took the figures of all the
+    other rows (General Mills 10-K 2020's results summary: "17,626.6 5 % 2,953.9 17 % ...")."""
+    for cell in (c for r in t.rows for c in r):
+        parts = [x for x in cell.split() if x not in _SIGNS]
+        figures = sum(is_figure(x) for x in parts)
+        if figures > 2 * len(t.rows[0]) and figures >= 0.8 * len(parts):
+            return True
+    return False
 
 
 def _beside(a: RawTable, b: RawTable) -> bool:

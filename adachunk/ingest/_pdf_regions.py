@@ -11,6 +11,7 @@ rows after a blank line join only when their figures end where the table's do.
 
 from __future__ import annotations
 
+import re
 import statistics
 from dataclasses import dataclass, field
 
@@ -23,6 +24,7 @@ ROW_GAP = 1.6      # line heights: rows further apart than this do not belong to
 _BLANK_GAP = 3.5    # line heights: ... unless the rows after the gap line up with it (a blank line)
 _ALIGN = 1.5        # points: figures whose right edges are this close stand in one column
 _PROSE_ROW = 60     # characters: a label-only row longer than this is prose, not a table row
+_YEAR = re.compile(r"(19|20)\d\d")
 
 
 @dataclass
@@ -64,8 +66,9 @@ def regions(rows: list[Row]) -> list[list[Row]]:
         cur.clear()
 
     for i, r in enumerate(rows):
-        prose = (not r.tabular and r.text_len > _PROSE_ROW and not _group_label(r, cur)
-                 and not _label_and_figures(r) and not _wrapped_label(r, cur, rows[i + 1:i + 4]))
+        prose = ((not r.tabular and r.text_len > _PROSE_ROW and not _group_label(r, cur, rows[i + 1:i + 2])
+                  and not _label_and_figures(r) and not _wrapped_label(r, cur, rows[i + 1:i + 4]))
+                 or _lead_in(r, rows[i + 1:i + 2]))
         far = bool(cur) and r.top - cur[-1].bottom > ROW_GAP * (cur[-1].bottom - cur[-1].top)
         if far and not prose and _group_after_blank(cur, rows[i:]):
             far = False
@@ -122,8 +125,8 @@ def restarts(region: list[Row]) -> list[list[Row]]:
             h -= 1
         while h < j and is_unit_phrase(row_text(region[h])):  # "(In thousands)" centred: the title's
             h += 1
-        if h == j:
-            continue
+        if h == j or not any(_YEAR.search(row_text(r)) for r in region[h:j]):
+            continue  # "At May 31," alone over the balance rows is a group label, not a new header
         t = h
         while t > 0 and not region[t - 1].tabular and not _label_and_figures(region[t - 1]):
             t -= 1
@@ -151,19 +154,29 @@ def _wrapped_label(r: Row, cur: list[Row], after: list[Row]) -> bool:
     under the one before, to a line that ends with the row's figures ("Federal funds sold ...
     (included $X and $Y at fair" / "value)  272,481  296,284") or to a group label ending with
     a colon over a row of figures ("Cash flow from changes in current assets and liabilities,
-    excluding the effects of" / "acquisitions and divestitures:")."""
-    if not any(x.tabular for x in cur[-4:]) or r.text_len > 3 * _PROSE_ROW:
+    excluding the effects of" / "acquisitions and divestitures:").
+
+    A lead-in sentence under a table ("... are classified in our Consolidated Statements of
+    Earnings as follows:") is no label: it ends with its own colon, and what follows it is the
+    next table's header (a tabular line of words, or of years alone), not the label's last line."""
+    if not any(x.tabular for x in cur[-4:]) or r.text_len > 3 * _PROSE_ROW or row_text(r).endswith(":"):
         return False
     prev = r
     for k, nxt in enumerate(after):
         if nxt.top - prev.bottom > ROW_GAP * (prev.bottom - prev.top) or nxt.words[0].x0 < r.words[0].x0 - _ALIGN:
             return False
         if _ends_in_figures(nxt):  # a share count inside the label's text is not its figures
-            return True
-        if row_text(nxt).endswith(":"):
-            return k + 1 < len(after) and _ends_in_figures(after[k + 1])
+            return not _years_only(nxt)
+        if nxt.tabular or row_text(nxt).endswith(":"):
+            return not nxt.tabular and k + 1 < len(after) and _ends_in_figures(after[k + 1])
         prev = nxt
     return False
+
+
+def _years_only(r: Row) -> bool:
+    """A header line of years ("In Millions  2020  2019  2018"): every figure in it is a year."""
+    figures = [w.text for w in r.words if is_figure(w.text)]
+    return bool(figures) and all(_YEAR.fullmatch(f) for f in figures)
 
 
 def _ends_in_figures(r: Row) -> bool:
@@ -173,14 +186,30 @@ def _ends_in_figures(r: Row) -> bool:
     return r.tabular and is_figure(last) and not is_period_phrase(last)
 
 
-def _group_label(r: Row, cur: list[Row]) -> bool:
+def _group_label(r: Row, cur: list[Row], after: list[Row]) -> bool:
     """A long label-only line that opens a group of rows inside a statement ("Adjustments to
     reconcile net income to net cash provided by operating activities:"), not prose: it ends
     with a colon, is at most two prose rows long and follows a row of figures (a numbered heading
     set with a gap, "8.   Accumulated Other Comprehensive Loss", is tabular but no table row, and
-    the lead-in under it, "The following table summarizes ...:", is text)."""
+    the lead-in under it, "The following table summarizes ...:", is text), and opens rows: the
+    line under it holds figures or is a label ending in a colon itself (under a lead-in set right
+    after a table, "Joint venture earnings and cash flow activity is as follows:", comes the next
+    table's header, "Fiscal Year" or a line of years)."""
     text = " ".join(w.text for w in r.words)
-    return text.endswith(":") and r.text_len <= 2 * _PROSE_ROW and bool(cur) and cur[-1].tabular and _has_figure(cur[-1])
+    opens = bool(after) and (row_text(after[0]).endswith(":") or (_has_figure(after[0]) and not _years_only(after[0])))
+    return (text.endswith(":") and r.text_len <= 2 * _PROSE_ROW and bool(cur) and cur[-1].tabular
+            and _has_figure(cur[-1]) and opens)
+
+
+def _lead_in(r: Row, after: list[Row]) -> bool:
+    """A short sentence introducing the next table ("Net sales by class of similar products were
+    as follows:"), however short: it ends with a colon and the next line is that table's header
+    (a period label such as "Fiscal Year", or a line of years), not a row of its group. Read as a
+    group label, it would join two tables and block their column gutters."""
+    if r.tabular or not row_text(r).endswith(":") or not after or _has_figure(after[0]) and not _years_only(after[0]):
+        return False
+    nxt = after[0]
+    return _years_only(nxt) or (is_period_phrase(row_text(nxt)) and not row_text(nxt).endswith(":"))
 
 
 def _wrapped_tail(rows: list[Row]) -> bool:

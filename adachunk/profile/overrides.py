@@ -32,7 +32,7 @@ FLAGS = {"max_size": "--max-size", "min_size": "--min-size", "granularity": "--g
          "target_size": "--target-size"}
 #: where an error or notice about the flags points
 COMMAND_LINE = "<command line>"
-#: the solver schema's defaults (adachunk.policy_types.SolverSettings) for keys a profile omits
+#: the solver schema's defaults (adachunk.policy_types.SolverSpec) for keys a profile omits
 _DEFAULTS = {"min_size": 0, "max_size": 512, "overlap": 0, "target_size": None}
 
 

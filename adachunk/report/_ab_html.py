@@ -15,11 +15,10 @@ import html
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..types import METRIC_KEYS
 from ._ab_boundaries import render_boundaries
 from ._ab_moves import top_rules
+from ._ab_stats import METRICS
 
-METRICS = (*METRIC_KEYS, "score")
 NAMES = {"sc": "Size compliance", "bi": "Block integrity", "rc": "Reference completeness",
          "icc": "Intrachunk cohesion", "dcc": "Document contextual coherence", "rf": "Retrieval fit",
          "bi_cut": "Block integrity per cut", "rc_cut": "Reference completeness per cut", "score": "Weighted score"}

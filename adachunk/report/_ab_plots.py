@@ -14,10 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..types import METRIC_KEYS
+from ._ab_stats import METRICS
 
 COLORS = ("#3b6fb6", "#d9822b")  # A blue, B orange (colour-blind safe pair)
-METRICS = (*METRIC_KEYS, "score")
 _DPI = 100
 
 

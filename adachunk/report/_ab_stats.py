@@ -14,6 +14,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..types import METRIC_KEYS
+
+#: the metrics an A/B compares: the five intrinsic ones and "score", the profile's weighted score
+METRICS = (*METRIC_KEYS, "score")
+
 MIN_NONZERO_PAIRS = 5  # below this a signed-rank p-value says nothing; report None instead
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 20240607  # fixed: the same two runs always give the same interval

@@ -26,10 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..types import METRIC_KEYS
-from ._ab_stats import compare_metric, cut_difference, distribution, outcome, to_points
+from ._ab_stats import METRICS, compare_metric, cut_difference, distribution, outcome, to_points
 
-METRICS = (*METRIC_KEYS, "score")  # "score": the profile's weighted score
 _RESERVED = {"plots", "report.html", "summary.json"}
 
 

@@ -22,7 +22,8 @@ from ..cost import punishments
 from ..cost.lattice import CostCache, breakdown, build_costs
 from ..detect.base import DetectContext
 from ..params import ComponentParams
-from ..policy import Policy, SolverSettings
+from ..policy import Policy
+from ..policy_types import SolverSpec
 from ..registry import splitters
 from ..solve.solver import Solution, solve
 from ..tokenize import get_counter
@@ -57,7 +58,7 @@ class Candidates:
     same document re-tokenises nothing and re-sums only the rules it changed.
     """
 
-    def __init__(self, doc: Document, settings: SolverSettings):
+    def __init__(self, doc: Document, settings: SolverSpec):
         self.text = doc.text
         self.n = len(doc.text)
         self.tokens = get_counter(settings.tokenizer)
@@ -71,7 +72,7 @@ class Candidates:
         cache = self.analysis.memo(("cost_cache", self.unit), lambda: CostCache(self.P, self.n))
         self.cost = build_costs(self.P, structures, list(policy.rules), self.n, cache=cache)
 
-    def solve(self, lo: int, hi: int, settings: SolverSettings, max_size: int):
+    def solve(self, lo: int, hi: int, settings: SolverSpec, max_size: int):
         """Optimal cuts (candidate indices) for candidates ``lo..hi``."""
         sizes = self.S[lo : hi + 1]
         cost = self.cost[lo : hi + 1]
@@ -89,7 +90,7 @@ class Candidates:
         return [lo + int(c) for c in sol.cuts], sol
 
 
-def _solve_isolated(lat: Candidates, settings: SolverSettings, limit: int, must: list[int],
+def _solve_isolated(lat: Candidates, settings: SolverSpec, limit: int, must: list[int],
                     grown: list[tuple[int, int, int]] = ()):
     """The optimal cuts with every index of ``must`` among them: each segment between two of
     them is solved on its own (its last chunk may undershoot ``min_size`` where no chunking of
@@ -133,7 +134,7 @@ _NON_NEGATIVE = frozenset({punishments.const, punishments.linear, punishments.re
                            punishments.triangular, punishments.inverse_triangular})
 
 
-def _one_chunk(lat: Candidates, policy: Policy, settings: SolverSettings, limit: int) -> bool:
+def _one_chunk(lat: Candidates, policy: Policy, settings: SolverSpec, limit: int) -> bool:
     """Whether the whole document is the optimal chunking, known without costs or a solve.
 
     When it fits in ``limit`` and no cut can cost less than 0, every other chunking adds a
@@ -151,7 +152,7 @@ def _one_chunk(lat: Candidates, policy: Policy, settings: SolverSettings, limit:
 _OWN_COUNTS_KEPT = 200_000  # spans per document and tokenizer (a tuning run's memory bound)
 
 
-def _repair(lat: Candidates, cuts: list[int], settings: SolverSettings, limit: int, stats: dict,
+def _repair(lat: Candidates, cuts: list[int], settings: SolverSpec, limit: int, stats: dict,
             grown: list[tuple[int, int, int]] = ()):
     """Own token count of every chunk; split any chunk over its limit by re-solving its span
     (``limit``, or a ``grown`` structure's size inside one).
@@ -223,7 +224,7 @@ def _chars_counts(lat: Candidates, cuts: list[int], known: dict) -> list[int]:
     return [known[span] for span in spans]
 
 
-def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = None, *, explain: bool = False) -> Chunking:
+def dp_chunk(doc: Document, policy: Policy, settings: SolverSpec | None = None, *, explain: bool = False) -> Chunking:
     """Chunk one document optimally under ``policy`` (optionally with per-cut explanations).
 
     The cyclic garbage collector is paused for the call (:mod:`adachunk._gcpause`): chunking
@@ -233,7 +234,7 @@ def dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None = No
         return _dp_chunk(doc, policy, settings, explain)
 
 
-def _dp_chunk(doc: Document, policy: Policy, settings: SolverSettings | None, explain: bool) -> Chunking:
+def _dp_chunk(doc: Document, policy: Policy, settings: SolverSpec | None, explain: bool) -> Chunking:
     settings = settings or policy.solver
     t0 = time.perf_counter()
     meta: dict[str, Any] = {"granularity": settings.granularity, "tokenizer": settings.tokenizer,
