@@ -7,6 +7,11 @@ of a Word or HTML file carries the ``source_map`` (where each block came from). 
 cannot be converted (``ADA308`` encrypted, ``ADA309`` no text layer, ``ADA310`` corrupt or
 truncated PDF; ``ADA304`` malformed Word file; ``ADA301`` undecodable HTML) is reported and
 skipped; the exit code is then 2.
+
+Several inputs are converted one at a time in a worker process under the per-document bounds
+(``--doc-timeout``, ``--doc-memory``; :class:`adachunk.runner.pool.BoundedPool`): a file that
+hangs or swells fails alone (``ADA325``-``ADA327``), its worker is replaced and the next file is
+read. One input runs in this process unless a bound is given: it has no other file to cost.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import AdachunkError, missing_dependency
-from .common import expand_inputs, output_to, print_error
+from .common import add_bounds_flags, expand_inputs, output_to, print_error
 
 
 def _non_negative(value: str) -> int:
@@ -66,6 +71,7 @@ def add_parsers(sub) -> list[str]:
                    help="HTML: bytes invalid in the page's encoding are an error (ADA301, default) or U+FFFD")
     p.add_argument("--password", help="user password of encrypted PDFs (or set ADACHUNK_PDF_PASSWORD, which "
                                       "other users cannot read in the process list)")
+    add_bounds_flags(p, where=" (several inputs, or one with a bound given; not with --jobs > 1)")
     return ["convert"]
 
 
@@ -121,35 +127,91 @@ def _convert_one(path: str, converters: dict[str, Any]):
     return convert(path, path)
 
 
-def run(args) -> int:
-    """Convert every input; report each failure and go on."""
+def _converted(src: str, args, many: bool, worker: bool = False) -> tuple[str, str, str]:
+    """Convert ``src`` and write its outputs: the summary line, what the readers printed on
+    stderr (a ``worker``'s warnings, sent with its reply) and the Markdown path."""
+    import contextlib
+    import io
+    import warnings
+
     from ..api import parsed_json
 
-    converters = _converters(args)
+    errs = io.StringIO()
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        errs.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+    # in a worker, its warnings are printed by the main process, in input order (a forked worker
+    # inherits whatever hook its parent had); here, they are warnings as any caller expects
+    with contextlib.redirect_stderr(errs) if worker else contextlib.nullcontext(), warnings.catch_warnings():
+        if worker:
+            warnings.showwarning = show
+        doc = _convert_one(src, _converters(args))
+    md_path = _target(src, args.output, many, ".md")
+    _write(md_path, doc.text)
+    if args.json is not None:
+        beside = Path(md_path) if md_path != "-" else Path(src)
+        _write(_target(src, args.json, many, ".json", beside),
+               json.dumps(parsed_json(doc), ensure_ascii=False, indent=1) + "\n")
+    pages = f"{len(doc.pages)} pages, " if doc.pages else ""
+    line = f"{src}: {pages}{len(doc.split_points or []) + 1} blocks, {len(doc.titles or [])} headings -> {md_path}"
+    return line, errs.getvalue(), md_path
+
+
+def _bounded(args, many: bool):
+    """The bounded worker pool, or None where inputs are converted in this process: ``--jobs``
+    above 1 (its page workers cannot run inside a worker), stdout as the output, the bounds
+    off, or one input with the default bounds."""
+    from ..api import Bounds
+
+    given = args.doc_timeout is not None or args.doc_memory is not None
+    bounds = Bounds.of(args.doc_timeout, args.doc_memory)
+    if args.jobs > 1 or args.output == "-" or not bounds.active or not (many or given):
+        return None
+    import multiprocessing as mp
+
+    from ..api import BoundedPool, worker_init
+    from ._chunk_pool import start_method
+
+    return BoundedPool(1, bounds, mp.get_context(start_method()), worker_init)
+
+
+def _one(src: str, args, many: bool, pool) -> tuple[str, str, str]:
+    """``_converted`` here, or in the pool's worker (a breach there is the file's coded error)."""
+    if pool is None:
+        return _converted(src, args, many)
+    pool.submit(src, src, _converted, src, args, many, True)
+    _, outcome = pool.next_done()
+    if outcome.raised is not None:
+        raise outcome.raised
+    if outcome.error is not None:
+        raise outcome.error
+    return outcome.value
+
+
+def run(args) -> int:
+    """Convert every input; report each failure and go on."""
+    import contextlib
+
     inputs = list(expand_inputs(args.inputs, _SUFFIXES))
     many = len(inputs) > 1
     if many and args.output == "-":
         print("adachunk convert: '-o -' (stdout) takes a single input", file=sys.stderr)
         return 2
     failed = 0
-    for src in inputs:
-        try:
-            doc = _convert_one(src, converters)
-            md_path = _target(src, args.output, many, ".md")
-            _write(md_path, doc.text)
-            if args.json is not None:
-                beside = Path(md_path) if md_path != "-" else Path(src)
-                _write(_target(src, args.json, many, ".json", beside),
-                       json.dumps(parsed_json(doc), ensure_ascii=False, indent=1) + "\n")
-        except (AdachunkError, ImportError) as exc:
-            err = missing_dependency(exc, src) or exc  # pdfplumber missing: ADA314 naming the pdf extra
-            if not isinstance(err, AdachunkError):
-                raise  # an ImportError that no extra explains: a bug
-            print_error(err)
-            failed += 1
-            continue
-        if md_path != "-":
-            pages = f"{len(doc.pages)} pages, " if doc.pages else ""
-            print(f"{src}: {pages}{len(doc.split_points or []) + 1} blocks, "
-                  f"{len(doc.titles or [])} headings -> {md_path}", file=sys.stderr)
+    pool = _bounded(args, many)
+    with pool if pool is not None else contextlib.nullcontext():
+        for src in inputs:
+            try:
+                line, printed, md_path = _one(src, args, many, pool)
+            except (AdachunkError, ImportError) as exc:
+                err = missing_dependency(exc, src) or exc  # pdfplumber missing: ADA314 naming the pdf extra
+                if not isinstance(err, AdachunkError):
+                    raise  # an ImportError that no extra explains: a bug
+                print_error(err)
+                failed += 1
+                continue
+            sys.stderr.write(printed)
+            if md_path != "-":
+                print(line, file=sys.stderr)
     return 2 if failed else 0

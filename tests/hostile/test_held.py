@@ -72,23 +72,42 @@ def test_an_encrypted_pdf_is_ada308(tmp_path):
 
 
 def test_a_folder_run_writes_the_good_documents_beside_each_bomb(tmp_path):
+    """Every reader bomb of this folder in one folder run: each failing file fails alone with its
+    code (named on its own error line), every file a reader defuses is chunked, the good one too."""
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     (corpus / "good.md").write_text("# Good document\n\nPlain words of a good document, read and chunked.\n")
-    write_file(corpus, "ilvl.docx", gen.numbered("lowerRoman", 10**18, ilvl="x"))
-    write_file(corpus, "deep.html", gen.deep_html(100_000))
+    failing = {  # file -> its code
+        "ilvl.docx": ("ADA304", gen.numbered("lowerRoman", 10**18, ilvl="x")),
+        "glossary.docx": ("ADA304", gen.main_part("w:glossaryDocument")),
+        "notzip.docx": ("ADA304", b"PK\x03\x04 this is no zip archive at all"),
+        "deep.html": ("ADA321", gen.deep_html(100_000)),
+        "odd.html": ("ADA301", gen.utf16_odd()),
+    }
+    defused = {  # read, with the bomb's value clamped or ignored
+        "roman.docx": gen.numbered("lowerRoman", 10**18),
+        "span.docx": gen.spans(grid_span=10**8),
+        "sym.docx": gen.sym("FFFFFFFF"),
+        "rot.html": gen.charset("rot13"),
+    }
+    for name, (_, data) in failing.items():
+        write_file(corpus, name, data)
+    for name, data in defused.items():
+        write_file(corpus, name, data)
+    gen.zip_bomb(corpus / "bomb.docx", 600)
     profile = tmp_path / "fast.yaml"
     profile.write_text(FAST_PROFILE)
     out = tmp_path / "out"
     # (a PDF bomb would stop at its reader's budget, 60 s by default: test_pdf_bombs reads one
     # beside good PDFs with a shorter budget)
-    o = cli_in_child("run", str(corpus), "-o", str(out), "--sink", "none", "--profile", str(profile), limit_s=120)
+    o = cli_in_child("run", str(corpus), "-o", str(out), "--sink", "none", "--profile", str(profile), limit_s=180)
     assert not o.timed_out and o.rc == 2, (o.rc, o.err[-3000:])
     assert "Traceback" not in o.err
-    for name, code in (("ilvl.docx", "ADA304"), ("deep.html", "ADA321")):
+    codes = {name: code for name, (code, _) in failing.items()} | {"bomb.docx": "ADA318"}
+    for name, code in codes.items():
         assert any(name in line and code in line for line in o.err.splitlines()), (name, o.err[-3000:])
     docs = {json.loads(line)["doc_id"] for line in (out / "chunks.jsonl").read_text().splitlines()}
-    assert docs == {"good.md"}
+    assert docs == {"good.md", *defused}
 
 
 def test_xml_nested_past_the_parser_depth_is_ada304(tmp_path):
