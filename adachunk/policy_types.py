@@ -374,3 +374,20 @@ DEFAULT_METRICS = MetricsSpec()
 DEFAULT_RETRIEVAL = RetrievalSpec()
 #: No hard rules (a profile without a ``hard_rules`` section).
 NO_HARD_RULES = HardRulesSpec()
+
+
+def index_embedder(index: IndexSpec, metrics: MetricsSpec) -> tuple[EmbedderSpec, tuple[str, str]]:
+    """The embedder the vector index reads chunks with, and the profile key it comes from: the
+    ``index`` section's, else the ``metrics`` embedder. The one statement of this rule (a
+    profile and a policy both hold these sections)."""
+    if index.embedder is not None:
+        return index.embedder, ("index", "embedder")
+    return metrics.embedder, ("metrics", "embedder")
+
+
+def regime_embedder(retrieval: RetrievalSpec, index: IndexSpec, metrics: MetricsSpec) -> tuple[EmbedderSpec, tuple[str, str]]:
+    """The embedder the retrieval regime names, and the profile key it comes from: its own spec,
+    else (``"index"``) the index's embedder (:func:`index_embedder`)."""
+    if retrieval.embedder != "index":
+        return retrieval.embedder, ("retrieval", "embedder")
+    return index_embedder(index, metrics)

@@ -54,7 +54,8 @@ retrievers of ``--prefix-retrievers`` (default both) and costs its tokens within
 (read before the text; ``--prefix-free`` to not count them). Peers have no prefixes.
 
 Caches (``--cache``, default ``~/.cache/adachunk-bench/retrieval``): chunkings per corpus (their
-spans; a run's prefixes and heading paths), the financebench readings, and the dense vectors
+spans; a run's prefixes and heading paths; keyed by the profile's fingerprint and a digest of the
+texts chunked, so a changed reading is chunked again), the financebench readings, and the dense vectors
 (``--vectors``, default ``CACHE/vectors``: :class:`adachunk.retrieval.store.VectorStore`, keyed by
 the embedder fingerprint, the long-text mode and the text's sha1), so that a second run embeds
 nothing and gives the same numbers. ``--fresh`` rebuilds chunkings and readings; the vectors are
@@ -73,6 +74,7 @@ best on that mean; the acceptance-bar table holds every chunking against the bes
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import sys
@@ -131,6 +133,15 @@ class Corpus:
     def primary(self) -> str:
         """The budget measure of the acceptance bar and the mean of the four (``{b}``: budget)."""
         return "evidence_recall@{b}tok" if self.paged else "coverage@{b}tok"
+
+    def texts_digest(self, peer: bool = False) -> str:
+        """A digest of the texts chunked (adachunk's reading, or the peers' with ``peer``): part
+        of the cache key of their chunkings, whose spans index into exactly these texts."""
+        docs = self.peer_docs if peer else self.docs
+        h = hashlib.sha1()
+        for d in sorted(docs):
+            h.update(d.encode() + b"\0" + docs[d].text.encode() + b"\0")
+        return h.hexdigest()[:12]
 
 
 def load_corpus(name: str, per_doc: int = 20):
@@ -526,15 +537,15 @@ def chunkings(corpus: Corpus, args) -> list[dict[str, Any]]:
                 split = factory(size)
                 return {d: split(doc.text) for d, doc in corpus.peer_docs.items()}
             t = time.perf_counter()
-            spans = cached(args.cache, corpus.name, f"{key}_{size}", make,
+            spans = cached(args.cache, corpus.name, f"{key}_{size}_{corpus.texts_digest(peer=True)}", make,
                            valid=lambda v: set(v) == set(corpus.peer_docs))
             out.append({"label": f"{label} {size}", "kind": "peer", "base": "peer", "size": size, "spans": spans,
                         "meta": {}})
             print(f"  {label} {size}: {time.perf_counter() - t:.1f} s", file=sys.stderr)
     for size in sizes:
         t = time.perf_counter()
-        # keyed by the default profile's fingerprint: a changed profile is chunked again
-        spans = cached(args.cache, corpus.name, f"adachunk_dp_{size}_{_fingerprint('default')}",
+        # keyed by the default profile's fingerprint and the texts: a changed profile or reading is chunked again
+        spans = cached(args.cache, corpus.name, f"adachunk_dp_{size}_{_fingerprint('default')}_{corpus.texts_digest()}",
                        lambda size=size: dp_spans(corpus.docs, size), valid=lambda v: set(v) == set(corpus.docs))
         out.append({"label": f"adachunk DP {size}", "kind": "dp", "base": "ada", "size": size, "spans": spans,
                     "meta": {}})
@@ -546,7 +557,7 @@ def chunkings(corpus: Corpus, args) -> list[dict[str, Any]]:
             raise SystemExit(f"unknown prefix form {f!r}; allowed: {', '.join(PREFIX_FORMS)}")
     for profile in [p for p in profiles.split(",") if p]:
         t = time.perf_counter()
-        got = cached(args.cache, corpus.name, f"adachunk_run_{profile}_{_fingerprint(profile)}",
+        got = cached(args.cache, corpus.name, f"adachunk_run_{profile}_{_fingerprint(profile)}_{corpus.texts_digest()}",
                      lambda profile=profile: run_chunking(corpus.docs, profile),
                      valid=lambda v: isinstance(v, dict) and "prefix" in v and set(v["spans"]) == set(corpus.docs))
         label = f"adachunk run --profile {profile}"

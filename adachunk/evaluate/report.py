@@ -66,7 +66,9 @@ def default_embedder(profile: Any = "default") -> Any:
     from ..profile.cached import load_profile
 
     policy = load_profile(profile).policy
-    return (policy.index.embedder or policy.metrics.embedder).model_dump()  # plain data: the report writes it
+    from ..policy_types import index_embedder
+
+    return index_embedder(policy.index, policy.metrics)[0].model_dump()  # plain data: the report writes it
 
 
 def default_long_text(profile: Any = "default") -> str:

@@ -90,9 +90,11 @@ class MetricContext(Memo):
 
 
 class Metric:
-    """Base class: subclasses set ``key`` and implement :meth:`score`."""
+    """Base class: subclasses set ``key`` and implement :meth:`score`; ``embeds`` says whether
+    scoring runs the metrics embedder (the run loads the model only where one does)."""
 
     key: ClassVar[str] = ""
+    embeds: ClassVar[bool] = False
 
     def score(self, chunks: list[Chunk], ctx: MetricContext) -> MetricResult:  # pragma: no cover
         """Score one chunking (chunks with exact offsets into ``ctx.doc.text``)."""

@@ -142,6 +142,7 @@ class ContextualCoherence(Metric):
     """Mean cosine between sliding multi-chunk windows and their member chunks."""
 
     key = "dcc"
+    embeds = True
     Params = DCCParams
 
     def __init__(self, params: DCCParams | None = None):

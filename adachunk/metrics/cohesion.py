@@ -58,6 +58,7 @@ class IntrachunkCohesion(Metric):
     """Mean cosine of each chunk's blocks to the chunk, averaged over multi-block chunks."""
 
     key = "icc"
+    embeds = True
     Params = ICCParams
 
     def __init__(self, params: ICCParams | None = None):

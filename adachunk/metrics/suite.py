@@ -41,6 +41,12 @@ def metric_name(key: str) -> str | None:
     return None
 
 
+def embeds(key: str) -> bool:
+    """Whether the metric with ``key`` runs the metrics embedder (its class's ``embeds`` flag)."""
+    name = metric_name(key)
+    return name is not None and bool(getattr(metrics.get(name), "embeds", False))
+
+
 def _instance(name: str):
     cls = metrics.get(name)
     if cls not in _instances:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..build import component_params, errors_of, located
 from ..errors import AdachunkError, ProfileError
+from ..policy_types import regime_embedder
 from ..registry import embedders
 from ..split.ladder import is_auto, size_ladder, uses_embedder
 from .schema import Profile
@@ -21,12 +22,8 @@ from .yamlmarks import mark_at
 
 def embedder_spec(profile: Profile) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The regime's embedder as a plain spec, and the key path it was written under."""
-    chosen = profile.retrieval.embedder
-    if chosen != "index":
-        return chosen.model_dump(), ("retrieval", "embedder")
-    if profile.index.embedder is not None:
-        return profile.index.embedder.model_dump(), ("index", "embedder")
-    return profile.metrics.embedder.model_dump(), ("metrics", "embedder")
+    spec, path = regime_embedder(profile.retrieval, profile.index, profile.metrics)
+    return spec.model_dump(), path
 
 
 def _at(err: AdachunkError, data: Any, path: tuple) -> AdachunkError:

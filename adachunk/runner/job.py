@@ -99,7 +99,9 @@ def _profile(opts: JobOptions):
 
 def index_embedder(policy):
     """The embedder of the vector index (the index spec's, else the metrics embedder)."""
-    spec = policy.index.embedder or policy.metrics.embedder
+    from ..policy_types import index_embedder as spec_of
+
+    spec = spec_of(policy.index, policy.metrics)[0]
     key = ("embedder", repr(spec))
     if key not in _STATE:
         from ..models.embedders import load_embedder

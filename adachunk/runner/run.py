@@ -12,7 +12,7 @@ from ..ingest import supported_suffixes
 from ..ingest.discover import expand_inputs
 from ..analysis.store import default_store
 from ..models.device import run_device
-from ..policy_types import IndexSpec
+from ..policy_types import IndexSpec, index_embedder
 from ..sink.vectors import write_index_meta
 from ..sink.files import remove_stale_temps
 from .backends import run_dask, run_pool, run_serial
@@ -25,7 +25,6 @@ from .outputs import assemble
 from .progress import Progress
 from .state import ResultStore
 
-_EMBEDDING_METRICS = ("icc", "dcc")  # the metrics that embed chunks
 
 
 @dataclass
@@ -279,10 +278,12 @@ def needed_embedders(rp, index: IndexSpec, with_index: bool) -> list[tuple[tuple
     index embedder when there is an index."""
     weights = rp.policy.metrics.weights
     needed = []
-    if any(weights.get(key) for key in _EMBEDDING_METRICS):
+    from ..metrics.suite import embeds
+
+    if any(weights.get(key) and embeds(key) for key in weights):
         needed.append(("metrics", "embedder"))
     if with_index:
-        needed.append(("index", "embedder") if index.embedder else ("metrics", "embedder"))
+        needed.append(index_embedder(index, rp.policy.metrics)[1])
     regime = rp.policy.retrieval
     if weights.get("rf") and regime.fit_embeds():
         chosen = regime.embedder
@@ -335,7 +336,7 @@ def _sink(out: Path, index: IndexSpec, rp):
     sink = open_sink(out, index.sink, index.collection, index.qdrant_url)
     if sink is None:
         return None
-    spec = index.embedder or rp.policy.metrics.embedder
+    spec = index_embedder(index, rp.policy.metrics)[0]
     emb = load_embedder(spec)
     identity = index_meta(index, {"spec": spec.model_dump(), **emb.identity()})
     sync = IndexSync(sink, out, identity)

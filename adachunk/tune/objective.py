@@ -35,6 +35,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..metrics.aggregate import aggregate
 from ..metrics.suite import DEFAULT_KEYS, context_for, score_chunking
 from ..policy import Policy
+from ..policy_types import regime_embedder
 from ..select import _status, choose
 from ..split.pool import run_candidate
 from ..types import Document
@@ -285,7 +286,9 @@ class Evaluator:
 
     def embed_calls(self) -> int:
         """Embedding-model calls made so far for the documents' metric contexts."""
-        if not ({"icc", "dcc"} & set(self.keys)):
+        from ..metrics.suite import embeds
+
+        if not any(embeds(key) for key in self.keys):
             return 0
         from ..models.embedders.spans import span_embeddings
 
@@ -309,7 +312,7 @@ def regime_value(chunks_by_doc: Mapping[str, list], qa: Any, policy: Policy) -> 
     from ..evaluate import evaluate_chunks
 
     r = policy.retrieval
-    embedder = r.embedder if r.embedder != "index" else (policy.index.embedder or policy.metrics.embedder)
+    embedder = regime_embedder(r, policy.index, policy.metrics)[0]
     tokenizer = policy.solver.tokenizer if policy.solver.granularity == "tokens" else None
     values = []
     for retriever in r.retrievers:
