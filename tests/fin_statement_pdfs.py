@@ -10,6 +10,7 @@ expected Markdown is known exactly. Nothing is committed as a binary: tests buil
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from reportlab.lib.pagesizes import letter
@@ -146,3 +147,13 @@ def build_period_lines(path: str | Path) -> Path:
     c.showPage()
     c.save()
     return path
+
+
+def tables(text: str) -> list[list[list[str]]]:
+    """Every <Table> of a converted text as rows of cells (header first, separator dropped): what
+    the tests of these statements compare."""
+    out = []
+    for body in re.findall(r"<Table>\n(.*?)\n</Table>", text, re.S):
+        rows = [[c.strip() for c in ln.strip()[1:-1].split(" | ")] for ln in body.splitlines()]
+        out.append([rows[0]] + rows[2:])
+    return out

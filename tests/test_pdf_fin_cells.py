@@ -3,7 +3,6 @@ taken in from above a shaded statement, years and periods never headings (fin_st
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
@@ -17,15 +16,7 @@ from adachunk.ingest._pdf_tables import resolve_tables  # noqa: E402
 from adachunk.ingest.pdf import convert_pdf  # noqa: E402
 
 from . import fin_statement_pdfs as fs  # noqa: E402
-
-
-def tables(text: str) -> list[list[list[str]]]:
-    """Every <Table> of the text as rows of cells (header first, separator dropped)."""
-    out = []
-    for body in re.findall(r"<Table>\n(.*?)\n</Table>", text, re.S):
-        rows = [[c.strip() for c in ln.strip()[1:-1].split(" | ")] for ln in body.splitlines()]
-        out.append([rows[0]] + rows[2:])
-    return out
+from .fin_statement_pdfs import tables  # noqa: E402
 
 
 @pytest.mark.parametrize("shade", [False, True], ids=["borderless", "shaded"])

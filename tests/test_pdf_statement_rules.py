@@ -10,7 +10,6 @@ headers. Each test converts the PDF and asserts the exact tables.
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
@@ -22,16 +21,8 @@ from adachunk.ingest._pdf_table_rows import _figures_apart  # noqa: E402
 from adachunk.ingest.pdf import convert_pdf  # noqa: E402
 
 from . import fin_statement_cases as fc  # noqa: E402
+from .fin_statement_pdfs import tables  # noqa: E402
 from . import fin_statement_notes as fn  # noqa: E402
-
-
-def tables(text: str) -> list[list[list[str]]]:
-    """Every <Table> of the text as rows of cells (header first, separator dropped)."""
-    out = []
-    for body in re.findall(r"<Table>\n(.*?)\n</Table>", text, re.S):
-        rows = [[c.strip() for c in ln.strip()[1:-1].split(" | ")] for ln in body.splitlines()]
-        out.append([rows[0]] + rows[2:])
-    return out
 
 
 def _convert(build, tmp_path):
