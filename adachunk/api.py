@@ -96,11 +96,11 @@ SERVICES: dict[str, str] = {
     "default_labels": "adachunk.report.view:default_labels",
     "ViewData": "adachunk.report.view:ViewData",
     # ab, eval, tune
-    "ab_condition": "adachunk.report.ab:parse_condition",
+    "ab_condition": "adachunk.report.gate:parse_metric_condition",
     "require_report_extra": "adachunk.report.ab:require_report_extra",
     "run_ab": "adachunk.report.ab:run_ab",
     "top_rules": "adachunk.report._ab_moves:top_rules",
-    "eval_condition": "adachunk.evaluate.gate:parse_condition",
+    "eval_condition": "adachunk.report.gate:parse_measure_condition",
     "parse_budget": "adachunk.retrieval.measures:parse_budget",
     "run_eval": "adachunk.evaluate.report:run_eval",
     "write_report": "adachunk.evaluate.report:write_report",

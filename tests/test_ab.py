@@ -16,7 +16,8 @@ from adachunk.cli.main import main
 from adachunk.report._ab_boundaries import render_boundaries
 from adachunk.report._ab_stats import (bootstrap_ci, compare_metric, cut_difference, distribution, outcome,
                                        paired_deltas, wilcoxon_p)
-from adachunk.report.ab import check_gate, load_run, parse_condition, run_ab, side_labels, write_report
+from adachunk.report.ab import load_run, run_ab, side_labels, write_report
+from adachunk.report.gate import check_metric_gate, parse_metric_condition
 
 from .conftest import EXAMPLES, FAST_PROFILE
 
@@ -51,7 +52,7 @@ def ab(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("ab")
     prof_a, prof_b = write_profiles(tmp)
     res = run_ab([str(copy_examples(tmp / "corpus"))], prof_a, prof_b, tmp / "out", workers=1, progress=False,
-                 conditions=[parse_condition("score < 100"), parse_condition("sc > 0")])
+                 conditions=[parse_metric_condition("score < 100"), parse_metric_condition("sc > 0")])
     return res
 
 
@@ -195,7 +196,7 @@ def test_gate_results_are_recorded(ab):
 def test_rereport_from_run_folders_is_deterministic(ab, tmp_path):
     runs = [load_run(ab.out / label, label, ab.summary["profiles"][k]["profile"])
             for k, label in (("a", "fast_a"), ("b", "fast_b"))]
-    again = write_report(tmp_path, *runs, [parse_condition("score < 100"), parse_condition("sc > 0")])
+    again = write_report(tmp_path, *runs, [parse_metric_condition("score < 100"), parse_metric_condition("sc > 0")])
     assert again == ab.summary
     for name in ("summary.json", "report.html", "plots/metrics.png", "plots/sizes.png", "plots/deltas.png"):
         assert (tmp_path / name).read_bytes() == (ab.out / name).read_bytes(), name
@@ -306,14 +307,14 @@ def test_labels_conditions_and_gate():
     assert side_labels("default", "profiles/legal.yaml") == ("default", "legal")
     assert side_labels("x/fast.yaml", "y/fast.yaml") == ("fast_A", "fast_B")
     assert side_labels("plots", "a b.yml") == ("plots_", "a_b")
-    c = parse_condition(" bi<-0.5 ")
+    c = parse_metric_condition(" bi<-0.5 ")
     assert (c.metric, c.op, c.threshold, str(c)) == ("bi", "<", -0.5, "bi < -0.5")
     for bad in ("bi < x", "bi = 1", "xx < 1", "bi < 1 2"):
         with pytest.raises(ValueError, match="METRIC OP NUMBER"):
-            parse_condition(bad)
+            parse_metric_condition(bad)
     summary = {"metrics": {"bi": {"delta": -0.6}, "rc": {"delta": None}, "score": {"delta": 0.0}}}
-    conds = [parse_condition(x) for x in ("bi < -0.5", "bi <= -0.7", "rc < 100", "score >= 0", "score > 0")]
-    assert [g["holds"] for g in check_gate(summary, conds)] == [True, False, False, True, False]
+    conds = [parse_metric_condition(x) for x in ("bi < -0.5", "bi <= -0.7", "rc < 100", "score >= 0", "score > 0")]
+    assert [g["holds"] for g in check_metric_gate(summary, conds)] == [True, False, False, True, False]
 
 
 # --- the side-by-side boundary view -------------------------------------------------------------

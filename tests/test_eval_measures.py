@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from adachunk.evaluate import (Budget, check_gate, evaluate_chunks, paired_delta, parse_budget, parse_condition,
-                               prob_best, questions_needed, rrf, selection, tokenize)
+from adachunk.evaluate import (Budget, check_measure_gate, evaluate_chunks, paired_delta, parse_budget,
+                               parse_measure_condition, prob_best, questions_needed, rrf, selection, tokenize)
 from adachunk.retrieval.measures import covered_chars, question_measures, take
 from adachunk.evaluate.qa import QASet, Question
 from adachunk.types import Chunk
@@ -126,22 +126,22 @@ def test_selection_estimates_more_questions_for_an_unsettled_delta():
 
 
 def test_gate_conditions():
-    c = parse_condition("recall@5 < 0.8")
+    c = parse_measure_condition("recall@5 < 0.8")
     assert (c.measure, c.op, c.threshold, c.delta, c.retriever) == ("recall@5", "<", 0.8, False, None)
-    d = parse_condition(" delta hybrid/coverage@3 >= -0.05 ")
+    d = parse_measure_condition(" delta hybrid/coverage@3 >= -0.05 ")
     assert d.delta and d.retriever == "hybrid" and str(d) == "delta hybrid/coverage@3 >= -0.05"
     for bad in ("recall < 1", "bi < 0", "recall@5 = 1", "delta mrr <"):
         with pytest.raises(ValueError):
-            parse_condition(bad)
+            parse_measure_condition(bad)
     report = {"chunkings": [{"label": "A"}, {"label": "B"}],
               "results": {"bm25": {"A": {"recall@5": 0.7, "mrr": 0.5}, "B": {"recall@5": 0.9, "mrr": 0.4}}},
               "comparisons": {"bm25": {"deltas": {"B": {"recall@5": {"delta": 0.2}, "mrr": {"delta": -0.1}}}}}}
-    got = check_gate(report, [c, parse_condition("delta mrr < 0"), parse_condition("delta recall@5 < 0")])
+    got = check_measure_gate(report, [c, parse_measure_condition("delta mrr < 0"), parse_measure_condition("delta recall@5 < 0")])
     assert [g["holds"] for g in got] == [True, True, False]
     with pytest.raises(ValueError):
-        check_gate(report, [parse_condition("recall@3 < 1")])
+        check_measure_gate(report, [parse_measure_condition("recall@3 < 1")])
     with pytest.raises(ValueError):
-        check_gate(report, [parse_condition("dense/mrr < 1")])
+        check_measure_gate(report, [parse_measure_condition("dense/mrr < 1")])
 
 
 def test_tokenize_keeps_figures_and_drops_stop_words():

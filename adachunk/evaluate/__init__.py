@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .chunkings import ChunkingSet, load_chunking, load_chunkings
 from .core import EvalResult, evaluate_chunks
-from .gate import Condition, check_gate, parse_condition
+from ..report.gate import MeasureCondition, check_measure_gate, parse_measure_condition
 from ..retrieval.questions import generate_qa, write_qa
 from ..retrieval.measures import Budget, measure_keys, parse_budget
 from .qa import QASet, QAWarning, Question, load_qa, load_qa_files, locate_answer
@@ -27,9 +27,9 @@ from ..retrieval.retrievers import BM25Retriever, DenseRetriever, HybridRetrieve
 from .stats import paired_delta, prob_best, questions_needed, selection
 
 __all__ = [
-    "BM25Retriever", "Budget", "ChunkingSet", "Condition", "DenseRetriever", "EvalReport", "EvalResult",
-    "HybridRetriever", "QASet", "QAWarning", "Question", "check_gate", "evaluate_chunks", "generate_qa",
+    "BM25Retriever", "Budget", "ChunkingSet", "DenseRetriever", "EvalReport", "EvalResult",
+    "HybridRetriever", "MeasureCondition", "QASet", "QAWarning", "Question", "check_measure_gate", "evaluate_chunks", "generate_qa",
     "load_chunking", "load_chunkings", "load_qa", "load_qa_files", "locate_answer", "make_retriever", "measure_keys",
-    "paired_delta", "parse_budget", "parse_condition", "prob_best", "questions_needed", "read_documents",
+    "paired_delta", "parse_budget", "parse_measure_condition", "prob_best", "questions_needed", "read_documents",
     "rrf", "run_eval", "selection", "tokenize", "write_qa", "write_report",
 ]

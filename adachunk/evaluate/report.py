@@ -16,7 +16,7 @@ from ..errors import InputError, Location
 from ..types import Document
 from .chunkings import ChunkingSet, load_chunkings
 from .core import evaluate_chunks
-from .gate import Condition, check_gate
+from ..report.gate import MeasureCondition, check_measure_gate
 from ..retrieval.measures import parse_budget
 from .qa import QASet, load_qa
 from .stats import paired_delta, selection
@@ -101,7 +101,7 @@ def primary_measure(ks: Sequence[int], primary: str | None = None) -> str:
 def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retrievers: Sequence[str] = ("bm25",),
              ks: Sequence[int] = (1, 3, 5, 10), budget: Any = None, scope: str = "corpus", rrf_k: int = 60,
              embedder: Any = None, profile: Any = "default", index_text: str = "text", n_boot: int = 2000,
-             seed: int = 0, primary: str | None = None, conditions: Sequence[Condition] = (),
+             seed: int = 0, primary: str | None = None, conditions: Sequence[MeasureCondition] = (),
              errors: str = "strict", progress: Callable[[str], None] | None = None,
              bootstrap_unit: str = "question", budgets: Sequence[int] = (), tokenizer: str | None = None,
              long_text: str | None = None) -> EvalReport:
@@ -154,7 +154,7 @@ def run_eval(inputs: Iterable[str], qa_path: str, specs: Sequence[str], *, retri
                                                       measure, n_boot, seed, bootstrap_unit, progress)
     settings = _settings_record(retrievers, ks, bud, embedder, retrieval, n_boot, bootstrap_unit, seed, measure)
     report = _assemble_report(settings, docs, notes, qa, sets, results, comparisons, rows)
-    gate = check_gate(report, conditions)
+    gate = check_measure_gate(report, conditions)
     report["gate"] = gate
     return EvalReport(report, gate)
 

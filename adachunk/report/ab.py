@@ -13,20 +13,21 @@ and writes
   each profile's hard rules found and repaired in its candidates and winners.
 
 Metric values are reported in percentage points (fractions ×100), like ``adachunk run``.
-A CI gate (:func:`parse_condition`, :func:`check_gate`) turns the deltas into an exit code.
+A CI gate (:mod:`.gate`: :func:`~.gate.parse_metric_condition`, :func:`~.gate.check_metric_gate`)
+turns the deltas into an exit code.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
-import operator
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from ._ab_stats import METRICS, compare_metric, cut_difference, distribution, outcome, to_points
+from .gate import MetricCondition, check_metric_gate
 
 _RESERVED = {"plots", "report.html", "summary.json"}
 
@@ -209,52 +210,6 @@ def _chunk_stats(run: RunData, sources: list[str]) -> dict[str, Any]:
             "tokens": distribution(tokens)}
 
 
-# --- CI gate ---------------------------------------------------------------------------------
-
-_COND = re.compile(r"^\s*(sc|bi_cut|bi|rc_cut|rc|icc|dcc|rf|score)\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*$")
-# the comparison operators of a --fail-if condition (also those of `adachunk eval`)
-COMPARISONS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
-
-
-@dataclass(frozen=True)
-class Condition:
-    """A ``--fail-if`` condition on a metric's mean paired delta B − A (percentage points)."""
-
-    metric: str
-    op: str
-    threshold: float
-
-    def __str__(self) -> str:
-        return f"{self.metric} {self.op} {self.threshold:g}"
-
-
-def parse_condition(expr: str) -> Condition:
-    """Parse ``"bi < -0.5"`` (metric, one of ``< <= > >=``, a number).
-
-    Raises:
-        ValueError: the expression does not have that shape (the message says what does).
-    """
-    m = _COND.match(expr)
-    if not m:
-        raise ValueError(f"bad condition {expr!r}: expected METRIC OP NUMBER with METRIC one of "
-                         f"{', '.join(METRICS)} and OP one of <, <=, >, >= (e.g. 'bi < -0.5')")
-    return Condition(m.group(1), m.group(2), float(m.group(3)))
-
-
-def check_gate(summary: dict[str, Any], conditions: Iterable[Condition]) -> list[dict[str, Any]]:
-    """Evaluate each condition on ``summary["metrics"][metric]["delta"]``.
-
-    A condition on a metric without any paired value (e.g. RC on documents without coreference
-    pairs) cannot hold: it is reported with ``holds: false`` and ``delta: null``.
-    """
-    results = []
-    for c in conditions:
-        delta = summary["metrics"][c.metric]["delta"]
-        holds = delta is not None and COMPARISONS[c.op](delta, c.threshold)
-        results.append({"condition": str(c), "metric": c.metric, "delta": delta, "holds": bool(holds)})
-    return results
-
-
 # --- the job ---------------------------------------------------------------------------------
 
 @dataclass
@@ -273,7 +228,7 @@ class AbResult:
 
 
 def run_ab(inputs: Iterable[str], profile_a: str, profile_b: str, out: str | Path, *, workers: int | None = None,
-           sink: str = "none", errors: str = "strict", conditions: Iterable[Condition] = (),
+           sink: str = "none", errors: str = "strict", conditions: Iterable[MetricCondition] = (),
            progress: bool | None = None, plots: bool = True) -> AbResult:
     """Run both profiles on the same inputs and write the comparison (see the module docstring).
 
@@ -320,7 +275,7 @@ def require_report_extra(plots: bool = True) -> None:
                           + ("" if "scipy" in missing else " (or pass --no-plots)"))
 
 
-def write_report(out: str | Path, run_a: RunData, run_b: RunData, conditions: Iterable[Condition] = (), *,
+def write_report(out: str | Path, run_a: RunData, run_b: RunData, conditions: Iterable[MetricCondition] = (), *,
                  plots: bool = True, explain: bool = True) -> dict[str, Any]:
     """Compare two loaded runs and write ``summary.json``, the PNG plots and ``report.html`` into ``out``.
 
@@ -344,7 +299,7 @@ def write_report(out: str | Path, run_a: RunData, run_b: RunData, conditions: It
         from ._ab_moves import attribute_moves
 
         attribute_moves(summary, runs)
-    summary["gate"] = check_gate(summary, conditions)
+    summary["gate"] = check_metric_gate(summary, conditions)
     images: dict[str, Path] = {}
     if plots:
         from ._ab_plots import write_plots
