@@ -83,7 +83,6 @@ SERVICES: dict[str, str] = {
     # convert, detect, view
     "PdfOptions": "adachunk.ingest.pdf:PdfOptions",
     "convert_pdf": "adachunk.ingest.pdf:convert_pdf",
-    "pdf_reader_options": "adachunk.ingest.pdf:reader_options",
     "parsed_json": "adachunk.ingest.pdf:parsed_json",
     "DocxOptions": "adachunk.ingest.docx:DocxOptions",
     "convert_docx": "adachunk.ingest.docx:convert_docx",

@@ -264,14 +264,8 @@ def _chunker(args, rp):
 
 
 def _read(path: str, args):
-    """The input as a Document, a PDF converted with the command's ``--ocr`` (the PDF modules
-    are imported for PDFs only: chunking Markdown stays light)."""
-    if not str(path).lower().endswith(".pdf"):
-        return read_document(path, errors=args.errors, max_bytes=_max_bytes(args))
-    from ..api import pdf_reader_options
-
-    with pdf_reader_options(ocr=getattr(args, "ocr", "auto")):
-        return read_document(path, errors=args.errors, max_bytes=_max_bytes(args))
+    """The input as a Document, a PDF converted with the command's ``--ocr``."""
+    return read_document(path, errors=args.errors, max_bytes=_max_bytes(args), ocr=getattr(args, "ocr", "auto"))
 
 
 def _line_col(text: str, pos: int) -> tuple[int, int]:

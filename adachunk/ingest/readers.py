@@ -292,14 +292,22 @@ def supported_suffixes() -> list[str]:
     return readers.names()
 
 
-def read_document(path: str | os.PathLike, errors: str = "strict", max_bytes: int | None = None) -> Document:
+def read_document(path: str | os.PathLike, errors: str = "strict", max_bytes: int | None = None,
+                  ocr: str | None = None) -> Document:
     """Read one input file with the reader registered for its suffix (``ADA303`` otherwise).
 
     Args:
         path: the input file.
         errors: ``strict`` or ``replace`` for invalid UTF-8.
         max_bytes: input size limit (``ADA318`` above it); None: :func:`max_input_bytes`.
+        ocr: for a PDF, ``auto`` or ``off``: read scanned pages by OCR (None: the reader's
+            current option). The PDF modules are imported for PDFs only.
     """
+    if ocr is not None and os.fspath(path).lower().endswith(".pdf"):
+        from .pdf import reader_options
+
+        with reader_options(ocr=ocr):
+            return read_document(path, errors, max_bytes)
     source = os.fspath(path)
     p = Path(source)
     suffix = p.suffix.lower()

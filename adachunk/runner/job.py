@@ -162,16 +162,10 @@ def process_shipped(item: tuple[Any, bytes], opts: JobOptions) -> DocResult:
 
 
 def _read(path: str, opts: JobOptions):
-    """The input as a Document; a PDF converted with the run's ``ocr`` (the PDF modules are
-    imported for PDFs only)."""
+    """The input as a Document; a PDF converted with the run's ``ocr``."""
     from ..ingest import read_document
 
-    if not path.lower().endswith(".pdf"):
-        return read_document(path, errors=opts.errors)
-    from ..ingest.pdf import reader_options
-
-    with reader_options(ocr=opts.ocr):
-        return read_document(path, errors=opts.errors)
+    return read_document(path, errors=opts.errors, ocr=opts.ocr)
 
 
 def process_path(path: str, opts: JobOptions, key: str | None = None) -> DocResult:
