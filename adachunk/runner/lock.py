@@ -13,10 +13,10 @@ import json
 import os
 import socket
 import time
-from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, Location
+from ..sink.layout import lock_path
 
 try:  # POSIX; Windows falls back to an exclusive-create lock file
     import fcntl
@@ -37,7 +37,7 @@ class OutputLock:
     """
 
     def __init__(self, out: str | os.PathLike, wait: float = 0.0, poll: float = 0.5):
-        self.path = Path(out) / ".adachunk" / "lock"
+        self.path = lock_path(out)
         self.wait, self.poll = float(wait), poll
         self._fd: int | None = None
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..ingest.discover import document_key, input_root
+from ..sink.layout import manifest_path
 
 log = logging.getLogger("adachunk.run")
 
@@ -85,7 +86,7 @@ class Manifest:
     @classmethod
     def load(cls, out: Path) -> "Manifest":
         """The folder's manifest (empty when missing, unreadable or of another version)."""
-        path = Path(out) / ".adachunk" / "manifest.json"
+        path = manifest_path(out)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):

@@ -15,6 +15,7 @@ from ..models.device import run_device
 from ..policy_types import IndexSpec, index_embedder
 from ..sink.vectors import write_index_meta
 from ..sink.files import remove_stale_temps
+from ..sink.layout import analysis_dir, manifest_path
 from .backends import run_dask, run_pool, run_serial
 from .bounds import BOUND_CODES, Bounds
 from .job import DocResult, JobOptions, file_sha256
@@ -110,7 +111,7 @@ def run_corpus(inputs: Iterable[str], profile: str = "default", out: str | os.Pa
     out = Path(out)
     bounds = Bounds.of(doc_timeout, doc_memory)
     sources, warnings, ignored = _plan(list(inputs), out, list(exclude))
-    with OutputLock(out, wait=wait), default_store(out / ".adachunk" / "analysis") as astore:
+    with OutputLock(out, wait=wait), default_store(analysis_dir(out)) as astore:
         remove_stale_temps(out)  # of runs killed while writing (this run holds the folder now)
         work = _select_work(out, rp, opts, sources, resume, prune, retry_failed)
         _execute(work.todo, opts, work.store, backend, scheduler, workers, progress, ship_inputs, bounds)
@@ -155,7 +156,7 @@ def _select_work(out: Path, rp, opts: JobOptions, sources: list, resume: bool, p
     result store made ready: emptied unless ``resume``). A resumed document that failed for a
     bound keeps its failure unless ``retry_failed``: it would hang or blow up again."""
     store = ResultStore(out, rp.fingerprint, opts.key())
-    previous = Manifest.load(out) if resume else Manifest(out / ".adachunk" / "manifest.json")
+    previous = Manifest.load(out) if resume else Manifest(manifest_path(out))
     sources = previous.stable_keys(sources)
     store.prepare(resume)
     todo = [i for i in sources if not (resume and store.done(i.source, file_sha256(i.source), i.key,
@@ -178,7 +179,7 @@ def _commit_folder(out: Path, astore, work: _Work, rp, opts: JobOptions, index: 
                            "aliases": warnings, "ignored": ignored}}
     summary = _write_outputs(out, [i.source for i in docs], work.store, rp, index if opts.index else None, notes, t0)
     manifest.save()
-    if astore is not None and astore.root == (out / ".adachunk" / "analysis").resolve():
+    if astore is not None and astore.root == analysis_dir(out).resolve():
         # the folder's own cache keeps its documents' analyses only (a shared one is left as is)
         astore.retain({d["analysis_key"] for d in manifest.documents.values() if d.get("analysis_key")})
     return summary

@@ -17,6 +17,7 @@ from typing import Any, Collection
 import numpy as np
 
 from ..sink.files import atomic_write_bytes, write_error
+from ..sink.layout import results_dir
 from .job import DocResult, state_key
 from .notices import records
 
@@ -25,7 +26,7 @@ class ResultStore:
     """The ``.adachunk`` folder of an output directory."""
 
     def __init__(self, out: Path, fingerprint: str, options_key: str):
-        self.dir = Path(out) / ".adachunk" / "results"
+        self.dir = results_dir(out)
         self.fingerprint = fingerprint
         self.options_key = options_key
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import InputError, Location
+from .layout import written_folders
 
 
 def temp_path(path: Path) -> Path:
@@ -68,7 +69,7 @@ def remove_stale_temps(out: Path) -> list[Path]:
         The files removed.
     """
     removed = []
-    for folder in (Path(out), Path(out) / ".adachunk", Path(out) / ".adachunk" / "results"):
+    for folder in written_folders(out):
         try:
             names = os.listdir(folder)
         except OSError:
