@@ -107,11 +107,18 @@ def test_notices_clear_the_progress_line_first():
     assert text[cleared:].split("\n", 1)[1].startswith("\r[2/3] chunks 3")
 
 
-@pytest.mark.skipif(not REAL_PDF.exists(), reason="../shared/corpus/pdf-real is not available")
-def test_a_pdf_with_unmapped_glyphs_reports_ada406_from_a_worker(tmp_path):
+@pytest.mark.parametrize("real", [False, True], ids=["generated", "real"])
+def test_a_pdf_with_unmapped_glyphs_reports_ada406_from_a_worker(tmp_path, real):
+    """A PDF whose font maps glyphs to no character (a generated one, and a real one where
+    ../shared is at hand), in a two-worker run: one ADA406 line, in decisions.jsonl and counted
+    in summary.json."""
+    if real and not REAL_PDF.exists():
+        pytest.skip("../shared/corpus/pdf-real is not available")
+    from .hostile import gen
+
     folder = tmp_path / "in"
     folder.mkdir()
-    (folder / "d.pdf").write_bytes(REAL_PDF.read_bytes())
+    (folder / "d.pdf").write_bytes(REAL_PDF.read_bytes() if real else gen.unmapped_glyphs())
     (folder / "good.md").write_text("# Title\n\nSome prose here.\n")
     prof = tmp_path / "fast.yaml"
     prof.write_text(FAST_PROFILE)

@@ -217,3 +217,19 @@ def text_pdf(text: str = "Hello plain words on a page.") -> bytes:
                 b"/Resources << /Font << /F1 5 0 R >> >> >>",
                 _stream(b"BT /F1 12 Tf 72 700 Td (%s) Tj ET" % text.encode("latin-1")),
                 b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"])
+
+
+def unmapped_glyphs(text: str = "Words that map.", glyphs: int = 3) -> bytes:
+    """A one-page PDF with a line of text and a second line of ``glyphs`` glyphs drawn in a
+    composite font (Identity-H) without a ToUnicode map: each comes out as "(cid:65)" (ADA406)."""
+    content = (b"BT /F1 12 Tf 72 700 Td (%s) Tj ET BT /F2 12 Tf 72 680 Td <%s> Tj ET"
+               % (text.encode("latin-1"), b"0041" * glyphs))
+    return pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+                b"/Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>",
+                _stream(content),
+                b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+                b"<< /Type /Font /Subtype /Type0 /BaseFont /NoMap /Encoding /Identity-H /DescendantFonts [7 0 R] >>",
+                b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /NoMap /CIDSystemInfo << /Registry (Adobe) "
+                b"/Ordering (Identity) /Supplement 0 >> /DW 500 >>"])
