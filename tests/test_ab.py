@@ -187,6 +187,23 @@ def test_report_html_is_self_contained_with_tables_plots_and_views(ab):
     assert "Content-Security-Policy" in text and "imagesOk" in text
 
 
+def test_metrics_no_profile_weighs_are_named_as_not_measured(ab, capsys):
+    """Metrics neither profile weighs (here rf and the per-cut measures) have no values: the
+    report and the command's table name them as not measured instead of showing empty rows."""
+    from adachunk.cli.ab_cmd import _print_table
+    from adachunk.report._ab_stats import METRICS as AB_METRICS
+
+    unmeasured = [m for m in AB_METRICS if ab.summary["metrics"][m]["mean_a"] is None
+                  and ab.summary["metrics"][m]["mean_b"] is None]
+    assert "rf" in unmeasured and "sc" not in unmeasured
+    text = (ab.out / "report.html").read_text(encoding="utf-8")
+    assert f"Not measured: {', '.join(m.upper() for m in unmeasured)} (neither profile weighs them" in text
+    _print_table(ab.summary)
+    out = capsys.readouterr().out
+    assert "not measured (neither profile weighs them in metrics.weights): " in out
+    assert not [ln for ln in out.splitlines() if ln.startswith("rf ")]  # no empty row for it
+
+
 def test_gate_results_are_recorded(ab):
     gate = {g["condition"]: g for g in ab.summary["gate"]}
     assert gate["score < 100"]["holds"] and not gate["sc > 0"]["holds"]  # SC is 100 on both sides
