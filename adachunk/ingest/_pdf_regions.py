@@ -66,9 +66,7 @@ def regions(rows: list[Row]) -> list[list[Row]]:
         cur.clear()
 
     for i, r in enumerate(rows):
-        prose = ((not r.tabular and r.text_len > _PROSE_ROW and not _group_label(r, cur, rows[i + 1:i + 2])
-                  and not _label_and_figures(r) and not _wrapped_label(r, cur, rows[i + 1:i + 4]))
-                 or _lead_in(r, rows[i + 1:i + 2]))
+        prose = _prose(r, cur, rows[i + 1:i + 4])
         far = bool(cur) and r.top - cur[-1].bottom > ROW_GAP * (cur[-1].bottom - cur[-1].top)
         if far and not prose and _group_after_blank(cur, rows[i:]):
             far = False
@@ -149,6 +147,16 @@ def _label_and_figures(r: Row) -> bool:
     return 0 < k <= len(r.words) - 2
 
 
+def _prose(r: Row, cur: list[Row], after: list[Row]) -> bool:
+    """Does ``r`` end the table above it as text? A label-only line longer than a prose row that
+    is no group label, tight row or wrapped label; or a lead-in to the next table, however
+    short. ``after``: the next few rows."""
+    if _lead_in(r, after[:1]):
+        return True
+    return (not r.tabular and r.text_len > _PROSE_ROW and not _group_label(r, cur, after[:1])
+            and not _label_and_figures(r) and not _wrapped_label(r, cur, after))
+
+
 def _wrapped_label(r: Row, cur: list[Row], after: list[Row]) -> bool:
     """A long row label wrapped over lines, inside a table: the lines run on, each set close
     under the one before, to a line that ends with the row's figures ("Federal funds sold ...
@@ -206,10 +214,12 @@ def _lead_in(r: Row, after: list[Row]) -> bool:
     as follows:"), however short: it ends with a colon and the next line is that table's header
     (a period label such as "Fiscal Year", or a line of years), not a row of its group. Read as a
     group label, it would join two tables and block their column gutters."""
-    if r.tabular or not row_text(r).endswith(":") or not after or _has_figure(after[0]) and not _years_only(after[0]):
+    if r.tabular or not row_text(r).endswith(":") or not after:
         return False
     nxt = after[0]
-    return _years_only(nxt) or (is_period_phrase(row_text(nxt)) and not row_text(nxt).endswith(":"))
+    if _years_only(nxt):
+        return True
+    return not _has_figure(nxt) and is_period_phrase(row_text(nxt)) and not row_text(nxt).endswith(":")
 
 
 def _wrapped_tail(rows: list[Row]) -> bool:
