@@ -7,8 +7,10 @@ character granularity (random max/min sizes):
 
 * exact tiling: chunks are consecutive slices ``text[start:end]`` covering the whole text;
 * no empty chunk;
-* every chunk's *own* size (its own token count, or its length) is at most ``max_size``, and
-  ``chunk.tokens`` is its own token count;
+* every chunk's *own* size (its own token count, or its length) is at most ``max_size``, but for
+  page furniture a furniture-only piece gave it (``split/furniture.py``: such a piece joins its
+  neighbour even past the size, a chunk of it alone being worse): without its furniture comments
+  it is within ``max_size``; ``chunk.tokens`` is its own token count;
 * determinism: the same call twice gives the same spans, ids and sizes.
 
 ~200 examples in the default run (50 per configuration); ``-m slow`` runs 2,500 per
@@ -22,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adachunk import chunk_text, load_profile
+from adachunk.ingest.furniture import COMMENT
 from adachunk.tokenize import get_counter
 
 CONFIGS = [("default", "tokens"), ("default", "chars"), ("darn", "tokens"), ("darn", "chars")]
@@ -117,8 +120,11 @@ def check_dp(text: str, profile: str, granularity: str, max_size: int, min_size:
     for i, c in enumerate(chunks):
         assert c.index == i and c.start == pos and c.end > c.start, (i, c.start, c.end, pos)
         assert c.text == text[c.start:c.end]
-        own = counter.count(c.text) if granularity == "tokens" else len(c.text)
-        assert own <= max_size, (i, own, max_size, c.text[:80])
+        size = (lambda t: counter.count(t)) if granularity == "tokens" else len
+        own = size(c.text)
+        if own > max_size:  # only furniture merged into it may take it past (module docstring)
+            assert COMMENT.search(c.text), (i, own, max_size, c.text[:80])
+            assert size(COMMENT.sub("", c.text)) <= max_size, (i, own, max_size, c.text[:80])
         assert c.tokens == counter.count(c.text)
         pos = c.end
     assert pos == len(text)
@@ -126,6 +132,17 @@ def check_dp(text: str, profile: str, granularity: str, max_size: int, min_size:
     again = chunk_text(text, rp)
     key = lambda cs: [(c.start, c.end, c.id, c.size, c.tokens, c.heading_path) for c in cs]  # noqa: E731
     assert key(again) == key(chunks)
+
+
+def test_a_furniture_piece_merged_past_the_size_is_the_only_excess():
+    """The exploratory Hypothesis run's find (CI, 2026-12-06): at 20 characters the stretch
+    "<!-- PageBreak -->" cannot share a chunk with its page's text within the size, the DP cuts
+    before it, and the furniture-only piece joins the chunk before it (32 characters, 14 without
+    the comment): the tiling and every other property hold."""
+    text = "the.\n\n# \n\n---\n\n---\n\nthe.\n\nthe.\n\nthe.\n\n<!-- PageBreak -->\n\n"
+    check_dp(text, "darn", "chars", 20, 0)
+    last = chunk_text(text, load_profile("darn", granularity="chars", max_size=20, min_size=0))[-1]
+    assert last.text.endswith("<!-- PageBreak -->\n\n") and COMMENT.sub("", last.text).strip()
 
 
 @pytest.mark.parametrize("profile,granularity", CONFIGS)
