@@ -26,7 +26,8 @@ from pathlib import Path
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from .fin_statement_pdfs import BOLD, FIG_RIGHT, PITCH, SIGN_LEFT, STUB, _right, _text
+from .fin_statement_cases import _box, _figures
+from .fin_statement_pdfs import BOLD, FIG_RIGHT, PITCH, STUB, _right, _text
 
 Rows = list[list[str]]
 YEARS = ["2020", "2019", "2018"]
@@ -45,12 +46,10 @@ CLASSIFIED = [("Cost of sales", ["$ 25.8", "$ 9.9", "$ 14.0"]),
 
 
 def _row(c: canvas.Canvas, top: float, label: str, cells: list[str]) -> None:
+    """A body row: its label, and each cell as printed ("$ 25.8": the sign at the column's
+    left edge, the figure right-aligned), drawn by fin_statement_cases' ``_figures``."""
     _text(c, STUB, top, label)
-    for cell, left, right in zip(cells, SIGN_LEFT, FIG_RIGHT):
-        sign, _, fig = cell.rpartition(" ")
-        if sign:
-            _text(c, left, top, sign)
-        _right(c, right, top, fig)
+    _figures(c, top, [(sign, fig) for sign, _, fig in (cell.rpartition(" ") for cell in cells)])
 
 
 def build_lead_in_between_tables(path: str | Path, lead_in: str = LEAD_IN) -> tuple[Path, list[Rows]]:
@@ -137,12 +136,6 @@ SHADED = 4  # the rows from here on (the non-GAAP measures) are shaded
 SUM_EDGES = (STUB - 2, 257.0, 267.0, 566.0, 576.0)  # label | sign | figures | margin
 
 
-def _grey(c: canvas.Canvas, x0: float, x1: float, top: float) -> None:
-    c.setFillGray(0.85)
-    c.rect(x0, letter[1] - top - PITCH + 3, x1 - x0, PITCH, stroke=0, fill=1)
-    c.setFillGray(0)
-
-
 def build_shaded_summary(path: str | Path) -> tuple[Path, list[Rows]]:
     """The summary: label, amount (its "$" in a column of its own), change; a rule over and
     under it, the sign column and the margin boxed on every row, the label cells of the last
@@ -159,10 +152,10 @@ def build_shaded_summary(path: str | Path) -> tuple[Path, list[Rows]]:
     c.line(SUM_EDGES[0], letter[1] - top - len(SUMMARY) * PITCH + 3, SUM_EDGES[4],
            letter[1] - top - len(SUMMARY) * PITCH + 3)
     for k, (label, (amount, change)) in enumerate(SUMMARY):
-        _grey(c, SUM_EDGES[1], SUM_EDGES[2], top)
-        _grey(c, SUM_EDGES[3], SUM_EDGES[4], top)
+        _box(c, SUM_EDGES[1], SUM_EDGES[2], top)
+        _box(c, SUM_EDGES[3], SUM_EDGES[4], top)
         if k >= SHADED:
-            _grey(c, SUM_EDGES[0], SUM_EDGES[1], top)
+            _box(c, SUM_EDGES[0], SUM_EDGES[1], top)
         _text(c, STUB, top, label)
         sign, _, fig = amount.rpartition(" ")
         if sign:

@@ -25,6 +25,8 @@ from ._ab_stats import METRICS
 
 #: the comparison operators of a condition
 COMPARISONS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+# the tail both grammars share: OP NUMBER to the end
+_OP_NUMBER = r"\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*$"
 
 
 def holds(value: float | None, op: str, threshold: float) -> bool:
@@ -34,7 +36,8 @@ def holds(value: float | None, op: str, threshold: float) -> bool:
 
 # --- adachunk ab: metric deltas ----------------------------------------------------------------
 
-_METRIC_COND = re.compile(r"^\s*(sc|bi_cut|bi|rc_cut|rc|icc|dcc|rf|score)\s*(<=|>=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*$")
+# the longer name first where one starts another (bi_cut before bi)
+_METRIC_COND = re.compile(rf"^\s*({'|'.join(sorted(METRICS, key=len, reverse=True))}){_OP_NUMBER}")
 
 
 @dataclass(frozen=True)
@@ -78,8 +81,7 @@ def check_metric_gate(summary: dict[str, Any], conditions: Iterable[MetricCondit
 # --- adachunk eval: retrieval measures ---------------------------------------------------------
 
 _MEASURE = r"(?:recall|span_recall|coverage|tokens)@\d+|mrr"
-_MEASURE_COND = re.compile(rf"^\s*(delta\s+)?(?:(bm25|dense|hybrid)\s*/\s*)?({_MEASURE})\s*(<=|>=|<|>)\s*"
-                           r"([-+]?(?:\d+\.?\d*|\.\d+))\s*$", re.IGNORECASE)
+_MEASURE_COND = re.compile(rf"^\s*(delta\s+)?(?:(bm25|dense|hybrid)\s*/\s*)?({_MEASURE}){_OP_NUMBER}", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

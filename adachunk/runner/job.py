@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import policy_types
 from ..errors import AdachunkError, Location, missing_dependency, printable
 
 _STATE: dict[str, Any] = {}  # per-process cache: resolved profile, index embedder
@@ -99,9 +100,7 @@ def _profile(opts: JobOptions):
 
 def index_embedder(policy):
     """The embedder of the vector index (the index spec's, else the metrics embedder)."""
-    from ..policy_types import index_embedder as spec_of
-
-    spec = spec_of(policy.index, policy.metrics)[0]
+    spec = policy_types.index_embedder(policy.index, policy.metrics)[0]
     key = ("embedder", repr(spec))
     if key not in _STATE:
         from ..models.embedders import load_embedder

@@ -12,7 +12,7 @@ from ..ingest import supported_suffixes
 from ..ingest.discover import expand_inputs
 from ..analysis.store import default_store
 from ..models.device import run_device
-from ..policy_types import IndexSpec, index_embedder
+from ..policy_types import IndexSpec, index_embedder, regime_embedder
 from ..sink.vectors import write_index_meta
 from ..sink.files import remove_stale_temps
 from ..sink.layout import analysis_dir, manifest_path
@@ -277,27 +277,24 @@ def needed_embedders(rp, index: IndexSpec, with_index: bool) -> list[tuple[tuple
     """``(profile key path, spec)`` of each embedder the run loads: the ICC/DCC embedder when they
     weigh in the score, the retrieval regime's when the retrieval fit reads dense retrieval, the
     index embedder when there is an index."""
-    weights = rp.policy.metrics.weights
-    needed = []
     from ..metrics.suite import embeds
 
-    if any(weights.get(key) and embeds(key) for key in weights):
-        needed.append(("metrics", "embedder"))
+    metrics, regime = rp.policy.metrics, rp.policy.retrieval
+    needed: dict[tuple[str, str], Any] = {}  # path -> spec, in the order first needed
+    if any(metrics.weights.get(key) and embeds(key) for key in metrics.weights):
+        needed[("metrics", "embedder")] = metrics.embedder
     if with_index:
-        needed.append(index_embedder(index, rp.policy.metrics)[1])
-    regime = rp.policy.retrieval
-    if weights.get("rf") and regime.fit_embeds():
-        chosen = regime.embedder
+        spec, path = index_embedder(index, metrics)
+        needed.setdefault(path, spec)
+    if metrics.weights.get("rf") and regime.fit_embeds():
         # a stand-in model (retrieval.estimate) embeds; the embedder still says what of a chunk it
         # would read (its tokenizer). "index": the index's embedder when the run writes an index,
-        # else the metrics' (regime_embedder)
+        # else the metrics' (as regime_embedder reads it without an index embedder)
         if regime.estimate != "exact":
-            needed.append(("retrieval", "estimate"))
-        needed.append(("retrieval", "embedder") if chosen != "index" else
-                      ("index", "embedder") if with_index and index.embedder else ("metrics", "embedder"))
-    specs = {("index", "embedder"): index.embedder, ("retrieval", "embedder"): regime.embedder,
-             ("retrieval", "estimate"): regime.estimate}
-    return [(path, specs.get(path, rp.policy.metrics.embedder)) for path in dict.fromkeys(needed)]
+            needed.setdefault(("retrieval", "estimate"), regime.estimate)
+        spec, path = regime_embedder(regime, index if with_index else IndexSpec(), metrics)
+        needed.setdefault(path, spec)
+    return list(needed.items())
 
 
 def check_embedders(rp, index: IndexSpec, with_index: bool) -> None:
