@@ -315,7 +315,7 @@ def test_warm_up_builds_what_the_known_input_needs(monkeypatch):
     only when its inputs are long enough; Markdown/text count their bytes, other files half."""
     import adachunk.api as api
     from adachunk.api import load_profile
-    from adachunk.cli import chunk_cmd
+    from adachunk.cli import _chunk_file as chunk_cmd
 
     calls: list[tuple] = []
     monkeypatch.setattr(api, "prepare_tokenizer", lambda name, chars: calls.append(("tok", name, chars)),

@@ -153,6 +153,98 @@ def test_the_cli_imports_only_its_door_even_inside_a_function():
     assert not bad
 
 
+def _module_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
+    """Module -> the modules of ``sources`` it imports, module-level or inside a function
+    (``sources``: dotted name -> (code, is_package)). ``from . import x`` is an edge to the
+    submodule ``x`` when there is one, else to the package whose name it takes."""
+    names = set(sources)
+    graph: dict[str, set[str]] = {}
+    for module, (source, is_package) in sources.items():
+        package = module if is_package else module.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] if node.level else [])
+                base = ".".join(filter(None, [base, node.module]))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in names else base for a in node.names]
+            else:
+                continue
+            for target in targets:
+                parts = target.split(".")
+                while parts and ".".join(parts) not in names:  # a name imported from a module
+                    parts.pop()
+                if parts and ".".join(parts) != module:
+                    found.add(".".join(parts))
+        graph[module] = found
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            nxt = next((w for w in edges if w not in index or w in on_stack), None)
+            if nxt is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        comp.append(w)
+                        if w == node:
+                            break
+                    if len(comp) > 1:
+                        out.append(sorted(comp))
+            elif nxt in index:  # on the stack: a back edge
+                low[node] = min(low[node], index[nxt])
+            else:
+                index[nxt] = low[nxt] = len(index)
+                stack.append(nxt)
+                on_stack.add(nxt)
+                work.append((nxt, iter(sorted(graph[nxt]))))
+    return out
+
+
+def test_no_import_cycle_between_modules_even_inside_a_function():
+    """Issue 51: where two modules need each other, the shared names live in a leaf module both
+    import (e.g. ``ingest/files.py``, ``ingest/_pdf_errors.py``, ``detect/text_units/_charsets.py``,
+    ``testing/detectorcases.py``, ``cli/_chunk_file.py``); a lazy import inside a function is
+    still a cycle."""
+    sources = {module: (path.read_text(encoding="utf-8"), is_package) for path, module, is_package in _modules()}
+    assert _cycles(_module_graph(sources)) == []
+
+
+def test_the_cycle_walk_catches_a_lazy_cycle_and_ignores_a_package_import():
+    sources = {
+        "adachunk.x": ("", True),
+        "adachunk.x.a": ("from . import b\n", False),
+        "adachunk.x.b": ("def f():\n    from .c import g\n", False),
+        "adachunk.x.c": ("from .a import h\nfrom . import d\n", False),
+        "adachunk.x.d": ("from .. import x\n", False),  # the package itself: no cycle through it
+    }
+    graph = _module_graph(sources)
+    assert graph["adachunk.x.c"] == {"adachunk.x.a", "adachunk.x.d"} and graph["adachunk.x.d"] == {"adachunk.x"}
+    assert _cycles(graph) == [["adachunk.x.a", "adachunk.x.b", "adachunk.x.c"]]
+
+
 # the old homes of moved modules: gone, not aliased (issue 51: an alias makes a folder name lie)
 REMOVED = ("adachunk.metrics.embedders", "adachunk.metrics.coref", "adachunk.evaluate.retrievers",
            "adachunk.evaluate.measures", "adachunk.evaluate.generate", "adachunk.detect.words",

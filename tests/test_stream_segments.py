@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import io
 import json
 import random
 
 import pytest
 
 from adachunk.api import load_profile
-from adachunk.cli.chunk_cmd import _chunker, _write_segmented
 from adachunk.cli.main import main
 from adachunk.errors import InputError
 from adachunk.ingest import read_document
 from adachunk.ingest.readers import markdown_pages
 from adachunk.ingest.stream import PageCounter, segments, text_facts
+from adachunk.runner.file_records import document_records, file_records
+from adachunk.sink.records import dumps
 from adachunk.split.segments import segment_bounds
 
 SEG = 3000
@@ -70,13 +70,10 @@ def test_chunk_output_read_from_the_file_equals_the_whole_text_path(tmp_path, ca
     assert main(["chunk", str(f), "--segment-chars", str(SEG)]) == 0
     streamed = capsys.readouterr().out
     rp = load_profile("default")
-
-    class Args:
-        splitter, param, no_postprocess = None, [], False
-
-    buf = io.StringIO()
-    _write_segmented(buf, read_document(f), _chunker(Args, rp), rp, SEG)
-    assert streamed == buf.getvalue()
+    whole = "".join(dumps(r) + "\n" for r in document_records(read_document(f), rp, max_chars=SEG))
+    assert streamed == whole
+    # the library's form of the command: the same records, read from the file segment by segment
+    assert "".join(dumps(r) + "\n" for r in file_records(f, rp, doc_id="big.md", max_chars=SEG)) == streamed
     recs = [json.loads(x) for x in streamed.splitlines()]
     assert len({r["id"] for r in recs}) == len(recs) and recs[-1]["next_id"] is None
 

@@ -10,7 +10,7 @@ Where the time went, and what is done about it (``bench/bench_cold.py`` measures
   for long texts, Numba: ~2 s of CPU each, twice what a one-process run pays once. On Linux the
   workers are *forked* from the main process after it has loaded the profile (and, when the
   inputs are large enough to need them, the tokenizer's encoder and Numba:
-  :func:`adachunk.cli.chunk_cmd.warm_up`): they start with all of it. Elsewhere (no ``fork``)
+  :func:`adachunk.cli._chunk_file.warm_up`): they start with all of it. Elsewhere (no ``fork``)
   they are spawned as before.
 * **Threads.** Each worker encodes with one thread (``worker_init``): tiktoken's eight threads
   per worker oversubscribed the cores the pool already fills.
@@ -38,7 +38,8 @@ import warnings
 from typing import Any
 
 from ..errors import AdachunkError
-from ..api import segment_chars
+from ..api import file_size, is_text_like, segment_chars
+from ._chunk_file import chunk_one, sizes_of, warm_up
 
 _STATE: dict[str, Any] = {}  # per process: the resolved profile and the chunker of some args
 WINDOW = 64  # files that may be chunked ahead of the next one to write (at least 2 per worker)
@@ -55,11 +56,11 @@ def _setup(args):
     key = _key(args)
     if _STATE.get("key") != key:
         from ..api import load_profile
-        from .chunk_cmd import _chunker
+        from ._chunk_file import chunker_of
         from .common import solver_overrides
 
         rp = load_profile(args.profile, **solver_overrides(args))
-        _STATE.update(key=key, rp=rp, chunker=_chunker(args, rp))
+        _STATE.update(key=key, rp=rp, chunker=chunker_of(args, rp))
     return _STATE["rp"], _STATE["chunker"]
 
 
@@ -67,8 +68,6 @@ def chunk_to_text(path: str, args) -> tuple[str, str, AdachunkError | None]:
     """A file's JSONL lines, what it printed to stderr (its error, reader warnings) and its
     coded error (run in a worker)."""
     import contextlib
-
-    from .chunk_cmd import chunk_one
 
     rp, chunker = _setup(args)
     buf, errs = io.StringIO(), io.StringIO()
@@ -87,9 +86,7 @@ def chunk_to_text(path: str, args) -> tuple[str, str, AdachunkError | None]:
 def _large(path: str, args) -> bool:
     """A Markdown/text file over the segment length: chunked here, streamed segment by segment
     (a parsed JSON holds its text twice, full text and pages, so its size says little)."""
-    from .chunk_cmd import _size, _text_like
-
-    return _text_like(path) and _size(path) > (args.segment_chars or segment_chars())
+    return is_text_like(path) and file_size(path) > (args.segment_chars or segment_chars())
 
 
 def start_method() -> str:
@@ -125,14 +122,12 @@ def _result(pool, head: int, finished: dict) -> tuple[str, str, AdachunkError | 
 
 def chunk_files(paths: list[str], args, rp, chunker, out) -> list[AdachunkError]:
     """Chunk ``paths`` with ``args.workers`` processes; returns the coded errors (printed)."""
-    from .chunk_cmd import _size, _text_like, chunk_one, warm_up
-
-    sizes = [_size(p) for p in paths]
+    sizes, text_like = sizes_of(paths)
     here = [_large(p, args) for p in paths]  # chunked by this process in its turn
     if start_method() == "fork":
         _STATE.update(key=_key(args), rp=rp, chunker=chunker)  # inherited by the workers
         # built here, before forking, what every worker would otherwise build for itself
-        warm_up(rp, sizes, [_text_like(p) for p in paths], args.workers)
+        warm_up(rp, sizes, text_like, args.workers)
     errors: list[AdachunkError] = []
     finished: dict[int, Any] = {}  # index -> Outcome of files done, not yet written
     ready: list[tuple[int, int]] = []  # (-size, index) of files in the window, not yet submitted

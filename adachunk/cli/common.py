@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import IO, Any, Callable, Iterator
 
 from ..errors import AdachunkError, ProfileError
-from ..api import expand_inputs, chunk_record, dumps  # noqa: F401 - re-exported for the commands
+from ..api import expand_inputs, dumps  # noqa: F401 - re-exported for the commands
 
 
 def print_error(err: AdachunkError) -> None:

@@ -1,8 +1,8 @@
 """Readers that turn input files into :class:`~adachunk.types.Document` objects."""
 
 from ..registry import readers as _readers
-from .readers import (InputWarning, check_input_file, max_input_bytes, read_document, read_text_bytes,
-                      supported_suffixes)
+from .files import check_input_file, max_input_bytes, read_text_bytes
+from .readers import InputWarning, read_document, supported_suffixes
 
 # The .pdf reader's module (its options, backends and layout model) is imported on the first
 # PDF: reading Markdown never needs it.

@@ -4,7 +4,7 @@ Only the parts the converter uses are inflated (main document, styles, numbering
 comments, headers and footers), each found through the package relationships rather than by a
 fixed name (``240-DOP-1013A`` names its header ``word/header.xml``). A zip bomb is refused before
 inflating: the declared uncompressed sizes of the parts must fit the input size limit
-(:func:`~adachunk.ingest.readers.max_input_bytes`), and each part is read with a bound in case the
+(:func:`~adachunk.ingest.files.max_input_bytes`), and each part is read with a bound in case the
 declared size lies.
 
 The limit counts inflated bytes, but a parsed tree costs far more than its XML: a 400 MB

@@ -16,8 +16,9 @@ import re
 from collections import Counter
 from typing import Any, Iterator
 
-from ..errors import InputError, Location
+from ..errors import InputError
 from ._pdf_borderless import find_tables
+from ._pdf_errors import corrupt_error, encrypted_error
 from ._pdf_budget import time_budget
 from ._pdf_grid_mend import mend_beside, undivided
 from ._pdf_lines import group_lines
@@ -56,19 +57,6 @@ def open_pdf(data: bytes, source: str, password: str | None = None, budget_s: fl
             raise encrypted_error(source, bool(password)) from None
         raise corrupt_error(source, f"cannot parse the PDF ({type(cause).__name__}: {cause})") from None
     return pdf
-
-
-def encrypted_error(source: str, had_password: bool) -> InputError:
-    """``ADA308``: the PDF is encrypted and the password is missing or wrong."""
-    what = "the password given is wrong" if had_password else "it needs a password to open"
-    return InputError(code="ADA308", message=f"the PDF is encrypted and {what}", location=Location(source),
-                      hint="pass the user password (adachunk convert --password), or decrypt it first (qpdf --decrypt)")
-
-
-def corrupt_error(source: str, detail: str) -> InputError:
-    """``ADA310``: the PDF is corrupt or truncated."""
-    return InputError(code="ADA310", message=f"corrupt or truncated PDF: {detail}", location=Location(source),
-                      hint="re-download or re-export the file; 'qpdf --check' shows what is broken")
 
 
 def _walk(objs, chars: list, shapes: list, page_h: float, mb: tuple, images: list | None = None,

@@ -48,7 +48,7 @@ from ..types import Document
 from ._docx_body import BodyWalker
 from ._docx_package import open_package
 from .converted import Block, Converted, assemble
-from .readers import _read_bytes, max_input_bytes
+from .files import max_input_bytes, read_input_bytes
 
 
 class DocxOptions(ComponentParams):
@@ -112,7 +112,7 @@ def read_docx(path: Path, source: str, errors: str = "strict", options: DocxOpti
         options: conversion options (defaults when None, as ``run`` and ``chunk`` read it).
     """
     path = Path(path)
-    return convert_docx(_read_bytes(path, source), source, options).document(doc_id=path.name, source=source)
+    return convert_docx(read_input_bytes(path, source), source, options).document(doc_id=path.name, source=source)
 
 
 __all__ = ["DocxOptions", "convert_docx", "docx_blocks", "read_docx"]

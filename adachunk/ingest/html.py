@@ -47,7 +47,7 @@ from ._html_depth import check_nesting
 from ._html_inline import inline_text
 from ._html_tree import Node, parse_html
 from .converted import Block, Converted, assemble
-from .readers import _read_bytes, read_text_bytes, refuse_binary
+from .files import read_input_bytes, read_text_bytes, refuse_binary
 
 log = logging.getLogger("adachunk.ingest")
 
@@ -191,7 +191,7 @@ def read_html(path: Path, source: str, errors: str = "strict", options: HtmlOpti
         options: conversion options (defaults when None, as ``run`` and ``chunk`` read it).
     """
     path = Path(path)
-    text = decode_html(_read_bytes(path, source), source, errors)
+    text = decode_html(read_input_bytes(path, source), source, errors)
     return convert_html(text, source, options).document(doc_id=path.name, source=source)
 
 

@@ -40,14 +40,14 @@ from typing import Any, Callable, Iterator, Literal
 
 from pydantic import Field
 
-from ..errors import InputError, Location
 from ..params import ComponentParams
 from ..registry import Registry, readers
 from ..types import Document
+from ._pdf_errors import corrupt_error, no_text_error
 from ._pdf_model import PageContent, RawPage
 from .converted import SOURCE_MAP
 from ._pdf_render import render
-from .readers import _read_bytes
+from .files import read_input_bytes
 
 log = logging.getLogger("adachunk.ingest")
 
@@ -96,7 +96,6 @@ def check_pdf_bytes(data: bytes, source: str) -> None:
     A missing ``%%EOF`` means the file was cut short (an interrupted download or copy); reading
     the part that survived would silently lose the end of the document, so it is an error.
     """
-    from ._pdf_extract import corrupt_error
 
     if not data:
         raise corrupt_error(source, "the file is empty")
@@ -106,39 +105,13 @@ def check_pdf_bytes(data: bytes, source: str) -> None:
         raise corrupt_error(source, "truncated: the end-of-file marker (%%EOF) is missing")
 
 
-# why OCR did not give a scanned page its text: the message's ending, and the way out
-_NO_OCR = {
-    "missing": ("OCR is not installed", "install the OCR extra to read scans: pip install 'adachunk[ocr]' (with "
-                "Debian's tesseract-ocr: apt-get install tesseract-ocr), or run OCR first ('ocrmypdf in.pdf "
-                "out.pdf'), or convert with --scanned-pages warn to keep the text pages and leave those empty"),
-    "off": ("OCR is off", "convert with --ocr auto to read scans by OCR (extra: pip install 'adachunk[ocr]'), or "
-            "with --scanned-pages warn to keep the text pages and leave those empty"),
-    "backend": ("the pymupdf backend does not OCR", "convert with the default backend (--backend pdfplumber), "
-                "which reads scans by OCR where the extra is installed (pip install 'adachunk[ocr]')"),
-    "empty": ("OCR found no text there", "check the scan (blank, a picture, or print too faint or too coarse "
-              "to read), or convert with --scanned-pages warn to keep the text pages and leave those empty"),
-}
-
-
-def no_text_error(source: str, n_pages: int, pages: list[int] | None = None, why: str = "missing") -> InputError:
-    """``ADA309``: no page has a text layer, or ``pages`` are scans (images, no text layer);
-    ``why`` (``missing``, ``off``, ``empty``, ``backend``) says why OCR did not read them."""
-    if pages:
-        shown = ", ".join(map(str, pages[:10])) + (f" and {len(pages) - 10} more" if len(pages) > 10 else "")
-        what = f"no text layer on page{'s' if len(pages) > 1 else ''} {shown} of {n_pages} (scanned images)"
-    else:
-        what = f"no text layer on any of its {n_pages} page(s) (a scan or images only)"
-    ending, hint = _NO_OCR[why]
-    return InputError(code="ADA309", message=f"{what}; {ending}", location=Location(source), hint=hint)
-
-
 def read_scans(data: bytes, source: str, raw: list[RawPage], options: PdfOptions
                ) -> tuple[list[RawPage], str, dict[str, Any]]:
     """OCR the pages that are images without a text layer (``options.ocr``).
 
     Returns:
         The pages (the scans replaced by what OCR read), why a scan may still be empty (a key of
-        ``_NO_OCR``), and facts for the document's meta (``ocr_engine``, ``ocr_pages``).
+        ``_pdf_errors._NO_OCR``), and facts for the document's meta (``ocr_engine``, ``ocr_pages``).
     """
     if options.ocr == "off":
         return raw, "off", {}
@@ -160,8 +133,7 @@ def pdfplumber_backend(data: bytes, source: str, options: PdfOptions) -> tuple[l
 
     raw = extract_all(data, source, options.password, options.workers, options.time_budget_s)
     if not raw:
-        from ._pdf_extract import corrupt_error
-
+    
         raise corrupt_error(source, "the document has no pages")
     raw, why, ocr_meta = read_scans(data, source, raw, options)
     if not any(p.has_text for p in raw):
@@ -230,7 +202,7 @@ def convert_pdf(path: str | Path, options: PdfOptions | None = None, *, source: 
     opts = PdfOptions.model_validate({**base.model_dump(), **overrides}) if overrides else base
     p = Path(path)
     src = source if source is not None else str(path)
-    data = _read_bytes(p, src)
+    data = read_input_bytes(p, src)
     check_pdf_bytes(data, src)
     backend = pdf_backends.get(opts.backend)
     pages, meta = backend(data, src, opts)

@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Any
 
 from ..errors import InputError
-from ._pdf_extract import corrupt_error, encrypted_error
+from ._pdf_errors import corrupt_error, encrypted_error, no_text_error
 from ._pdf_furniture import furniture_text, is_page_number, norm_key, repeated_keys
 from ._pdf_model import Block, PageContent, RawTable
 from ._pdf_table_head import tidy_table
@@ -47,8 +47,6 @@ def _modules() -> tuple[Any, Any]:
 
 def convert(data: bytes, source: str, options) -> tuple[list[PageContent], dict[str, Any]]:
     """PDF bytes → pages ready to render, with the same coded errors as the default backend."""
-    from .pdf import no_text_error
-
     pymupdf, p4l = _modules()
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")

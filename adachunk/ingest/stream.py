@@ -7,7 +7,7 @@ incrementally twice: a first pass counts the code points and hashes the text (ch
 whole text's hash before the first chunk is written), and a second yields the segments, cut
 exactly where :func:`segment_bounds` cuts the whole text (the cut rule of the large-document mode,
 :mod:`adachunk.split.segments`, kept here so that the reader needs no stage). Decoding
-follows :func:`~adachunk.ingest.readers.read_text_bytes`: a leading BOM is dropped, known binary
+follows :func:`~adachunk.ingest.files.read_text_bytes`: a leading BOM is dropped, known binary
 formats are ``ADA305``, invalid UTF-8 is ``ADA301`` with its byte offset.
 """
 
@@ -22,7 +22,8 @@ from typing import Iterator
 
 from ..errors import InputError, Location
 from ..types import Page
-from .readers import _PAGE_BREAK, check_input_file, refuse_binary
+from .files import check_input_file, refuse_binary
+from .readers import _PAGE_BREAK
 
 BLOCK = 1 << 22  # bytes per read
 _MARKER = re.compile(r"<!--\s*PageBreak\s*-->")

@@ -42,7 +42,7 @@ import numpy as np
 from ..registry import metrics
 from ..types import Chunk
 from .base import Metric, MetricContext, MetricResult
-from ..models.embedders.base import normalise
+from ..models.embedders.base import weighted_mean
 
 Span = tuple[int, int]
 RRF_K = 60
@@ -119,7 +119,7 @@ class ProbeIndex:
         out = np.zeros((len(spans), self.embedder.dim), dtype=np.float32)
         for i, parts in enumerate(per):
             w = np.array([max(1, count(*p)) for p in parts], dtype=np.float32)
-            out[i] = normalise(w @ np.stack([vecs[p] for p in parts]))[0]
+            out[i] = weighted_mean(w, [vecs[p] for p in parts])
         return out
 
     def rank(self, spans: Sequence[Span], queries: Sequence[str]) -> list[np.ndarray]:

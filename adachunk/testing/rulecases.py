@@ -37,6 +37,7 @@ from ..cost.punishments import make_shape
 from ..detect.base import DetectContext
 from ..errors import Location, ProfileError, did_you_mean
 from ..types import span_arrays
+from .detectorcases import CaseResult, CaseSuite, _document_fields, build_detector, case_context
 
 MARKER = "¦"
 SUITE_KEYS = {"pack", "profile", "rule", "marker", "cases", "description"}
@@ -59,8 +60,6 @@ class RuleCase:
 
     def context(self) -> DetectContext:
         """The detection context (a document when the case gives split points or pairs)."""
-        from .casefiles import case_context
-
         return case_context(self.name, self.text, self.split_points, self.pairs)
 
 
@@ -109,8 +108,6 @@ def read_suite(r: Any, doc: dict, index: int, seen: set[str]) -> RuleSuite:
 
 
 def _read_case(r: Any, key: str, c: Any, suite: dict) -> RuleCase:
-    from .casefiles import _document_fields
-
     r.check_keys(c, key, _CASE_KEYS, ("name", "text", "expect_costs"))
     if not isinstance(c["name"], str) or not isinstance(c["text"], str):
         raise r.error("ADA203", key, "'name' and 'text' must be strings")
@@ -224,8 +221,6 @@ class _Built:
                                    hint="list the pack that declares it first under 'pack'",
                                    location=Location(str(self.suite.path), case.rule_line or case.line),
                                    key_path="pack")
-            from .casefiles import CaseSuite, build_detector
-
             spec, path = self.specs[label]
             fields = {k: v for k, v in spec.items() if k != "type"}
             # the same construction as a detector suite's, with the pack's folder for grammars
@@ -239,7 +234,6 @@ def _context(text: str, at: int, width: int = 16) -> str:
 
 def run_rule_case(built: _Built, case: RuleCase):
     """The rule's integer cost at each marked cut, compared with the expected costs."""
-    from .casefiles import CaseResult
     from ..errors import AdachunkError
 
     rule = built.rule(case)

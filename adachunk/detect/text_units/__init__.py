@@ -28,16 +28,13 @@ from ...models import structure as _models
 from ...registry import detectors
 from ...types import Structure
 from ..base import DetectContext, Detector, DetectorParams, finalize
+from ._charsets import (_CLOSERS, _MARK_FIRST, _NEVER_END, _NUMBERED, _OPENERS, _SOMETIMES, _STARTERS,
+                        _TERM_FIRST, _TITLES)
 from .words import WORD_RE, split_words, word_arrays, word_arrays_reference
 
 # the word functions live in .words and stay importable from here
 __all__ = ["split_sentences", "split_sentences_reference", "split_words", "word_arrays",
            "word_arrays_reference", "WORD_RE", "unit_scan", "SentenceDetector", "WordDetector", "ScannedUnitDetector"]
-
-# Characters that close a quotation or bracket and stay with the sentence they end: `."` `.)`
-_CLOSERS = "\"'\u201d\u2019\u00bb\u203a)]}\u300d\u300f\uff09\u3011\u3009\u300b\u3015"
-# Characters that may open the next sentence before its first word.
-_OPENERS = "\"'\u201c\u2018\u00ab\u2039([{\u00bf\u00a1\u300c\u300e\uff08"
 
 # Three scans, each starting with a literal or a character set so that the regex engine can
 # skip ahead in C: one alternation over all of them would be ~5x slower (no prefix search).
@@ -53,12 +50,7 @@ _NEWLINE = re.compile(
     """,
     re.VERBOSE,
 )
-# 。！？｡ (CJK) and । ॥ ؟ ۔ ። ፧ ։ need no following space; trailing closers stay with them.
-_MARK_FIRST = "\u3002\uff01\uff1f\uff61\u0964\u0965\u061f\u06d4\u1362\u1367\u0589"
 _MARK = re.compile(f"[{_MARK_FIRST}]+[{re.escape(_CLOSERS)}]*")
-# Latin terminators (with closers) count only when whitespace or the end of text follows.
-# French typography puts a (narrow) no-break space before the closing guillemet: ". »".
-_TERM_FIRST = ".!?\u2026"
 _TERM = re.compile(
     f"[{re.escape(_TERM_FIRST)}]+(?:[{re.escape(_CLOSERS)}]|[ \u00a0\u202f][\u00bb\u203a])*(?=\\s|\\Z)"
 )
@@ -77,34 +69,6 @@ _ROMAN = re.compile(r"[IVXLCDM]{1,7}\Z")
 # A lowercase enumerator opening the next sentence: "(a) in writing", "iv) the ...".
 _ENUM_START = re.compile(r"\(?(?:[a-z]{1,2}|[ivxlc]{1,6}|\d{1,3})\)\s")
 
-# Titles are followed by a name, so they never end a sentence (case-sensitive: "me." is a word).
-_TITLES = frozenset(
-    "Mr Mrs Ms Mx Dr Prof St Hon Rev Gen Gov Sen Rep Capt Lt Col Sgt Messrs "
-    "M MM Mme Mmes Mlle Mlles Me Mgr Pr Dres Hr Fr Frau Herr".split()
-)
-# Reference abbreviations: not a boundary when a number, bracket or enumerator follows.
-_NUMBERED = frozenset(
-    "art arts no nos nr nrs para paras p pp sec secs s ss ch chap fig figs vol vols cl cls "
-    "reg dir rec recs ann op n nn subpara subparas pt pts tit sect rn ziff abs lit cir "
-    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
-)
-# Never a sentence end, whatever follows ("Smith v. Jones", "e.g. Germany").
-_NEVER_END = frozenset(
-    "e.g i.e eg ie cf vs v viz approx incl esp resp ca cca seq sq sqq z.b d.h u.a bzw vgl "
-    "ggf usw sog".split()
-)
-# End a sentence only when the next word is a typical sentence opener ("Apple Inc. The ...").
-_SOMETIMES = frozenset(
-    "inc ltd co corp llc plc bros al jr sr ed eds u.s u.k e.u u.n u.s.a u.s.c".split()
-)
-_STARTERS = frozenset(
-    "The This That These Those It Its In On At As By For From To With Without A An We They He "
-    "She I You Our Their His Her There Here However Moreover Furthermore Therefore Thus Hence "
-    "Such Each Every All Any No Not Where When While If Although Though Since Because But And "
-    "Or Yet So Also Accordingly Consequently Finally First Second Third Nevertheless Le La Les "
-    "Il Elle Ils Elles Un Une Des Ce Cette Ces Dans En Pour Par Sur Nous Vous Der Die Das Ein "
-    "Eine Es Sie Wir".split()
-)
 
 
 def _is_boundary(text: str, start: int, end: int, punct: str, extra: frozenset[str]) -> bool:

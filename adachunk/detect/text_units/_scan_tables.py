@@ -20,8 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import text_units as tu
-from . import words as word_units
+from . import _charsets as tu
 
 # property bits (constants: the compiled loop reads them as literals)
 SPACE = 1  # str.isspace (also what re's \s, str.strip and str.split use)
@@ -70,7 +69,7 @@ def char_flags() -> np.ndarray:
 
     table = np.zeros(_MAX, dtype=np.uint16)
     table[:_BMP] = _predicate_bits("".join(map(chr, range(_BMP))))
-    table[word_units._char_classes() == word_units._SINGLE] |= SINGLE
+    table[tu._char_classes() == tu._SINGLE] |= SINGLE
     table[[ord(c) for c in _regex_space()[0]]] |= RXSPACE
     for chars, bit in ((tu._CLOSERS, CLOSER), (tu._OPENERS, OPENER), (tu._TERM_FIRST, TERM),
                        (tu._MARK_FIRST, MARK)):

@@ -10,37 +10,13 @@ texts and this otherwise; ``tests/parity/test_text_units_fast_parity.py`` holds 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 import numpy as np
 
-# Scripts written without spaces: every character is its own word.
-_NO_SPACE = (
-    "\u0e00-\u0e7f"  # Thai
-    "\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"  # Hiragana, Katakana (+ half-width)
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs (ext A, unified, compatibility)
-    "\U00020000-\U0002fa1f\U00030000-\U0003134f"  # CJK ideographs in the supplementary planes
-    "\uac00-\ud7a3"  # Hangul syllables
-)
+from ._charsets import _NO_SPACE, _SINGLE, _SPACE, _char_classes
+
 # Reference definition of a word; split_words computes the same spans with numpy.
 WORD_RE = re.compile(f"[{_NO_SPACE}]|[^\\s{_NO_SPACE}]+")
-_SPACE, _SINGLE = 1, 2
-
-
-@lru_cache(maxsize=1)
-def _char_classes() -> np.ndarray:
-    """Code point -> 0 (word character), 1 (whitespace, as ``str.isspace``), 2 (alone)."""
-    table = np.zeros(0x110000, dtype=np.uint8)
-    # Every Unicode whitespace character is in the BMP, so scanning it is enough: one regex
-    # pass over the BMP as a string (surrogates, never whitespace, read as spaces and are
-    # dropped) takes a third of the time of calling str.isspace 65,536 times.
-    bmp = np.arange(0x10000, dtype="<u4")
-    bmp[0xD800:0xE000] = 0x20
-    spaces = [m.start() for m in re.finditer(r"\s", bmp.tobytes().decode("utf-32-le"))]
-    table[[c for c in spaces if not 0xD800 <= c < 0xE000]] = _SPACE
-    for lo, hi in re.findall(r"(.)(?:-(.))?", _NO_SPACE):
-        table[ord(lo) : ord(hi or lo) + 1] = _SINGLE
-    return table
 
 
 def word_arrays(text: str) -> tuple[np.ndarray, np.ndarray]:

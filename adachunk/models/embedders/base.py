@@ -4,7 +4,8 @@ An embedder turns texts into L2-normalised float32 vectors. Subclasses implement
 :meth:`Embedder.encode` (texts that fit the model) and, when the model has an input limit,
 :meth:`Embedder.token_starts` (where the model's tokens start, used to measure texts in the
 model's own tokens). Everything else (long texts, span caching, batching) is shared: long texts
-go through :class:`~adachunk.models.embedders.spans.SpanEmbeddings`, which pools them, and
+are pooled over pieces that fit (:mod:`~adachunk.models.embedders.pooling`; with a cache over
+one document's spans: :class:`~adachunk.models.embedders.spans.SpanEmbeddings`), and
 :func:`plan_batches` groups texts of similar length so that a model batch is not padded to its
 longest text.
 """
@@ -95,19 +96,39 @@ class Embedder:
         """Embed arbitrary texts: short ones in one batched call, long ones pooled.
 
         A text longer than :attr:`max_tokens` is cut along sentence, then whitespace, boundaries
-        into pieces that fit; the pieces are embedded and mean-pooled weighted by their token
-        counts, then renormalised (see :mod:`adachunk.models.embedders.spans`).
+        into pieces that fit (:mod:`adachunk.models.embedders.pooling`); the pieces are embedded
+        and mean-pooled weighted by their token counts, then renormalised, as
+        :class:`~adachunk.models.embedders.spans.SpanEmbeddings` pools a long span.
         """
-        from .spans import SpanEmbeddings
-
         texts = list(texts)
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         short = [i for i, t in enumerate(texts) if fits_quickly(t, self.max_tokens)]
         if short:
             out[short] = self.encode([texts[i] for i in short])
         for i in sorted(set(range(len(texts))) - set(short)):
-            out[i] = SpanEmbeddings(texts[i], self).get([(0, len(texts[i]))])[0]
+            out[i] = self._pooled(texts[i])
         return out
+
+    def _pooled(self, text: str) -> np.ndarray:
+        """One text that may not fit the model: embedded whole if its tokens fit, else pooled
+        over its pieces (each distinct piece text embedded once, in one call)."""
+        from .pooling import GridBuilder, ModelTokenCounter, pieces_of
+
+        limit = max(1, self.max_tokens - self.token_slack)
+        tokens = ModelTokenCounter(self.token_starts(text))
+        parts = [] if tokens.count(0, len(text)) <= limit else [
+            p for p in pieces_of(GridBuilder(text, tokens, limit).build(()), 0, len(text)) if tokens.count(*p) > 0]
+        if not parts:
+            return normalise(self.encode([text]))[0]
+        pieces = [text[a:b] for a, b in parts]
+        distinct = list(dict.fromkeys(pieces))
+        vecs = dict(zip(distinct, normalise(self.encode(distinct))))
+        return weighted_mean(np.array([tokens.count(*p) for p in parts], dtype=np.float32), [vecs[t] for t in pieces])
+
+
+def weighted_mean(weights: np.ndarray, vectors) -> np.ndarray:
+    """The normalised weighted mean of ``vectors`` (a long text's vector from its pieces')."""
+    return normalise(weights @ np.stack(vectors))[0]
 
 
 def fits_quickly(text: str, limit: int | None) -> bool:

@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .base import Embedder, fits_quickly, normalise
+from .base import Embedder, fits_quickly, normalise, weighted_mean
 from .pooling import GridBuilder, ModelTokenCounter, pieces_of
 
 Span = tuple[int, int]
@@ -108,8 +108,7 @@ class SpanEmbeddings:
         self._encode_spans(list(direct))
         for span, parts in pooled.items():
             weights = np.array([self.tokens().count(*p) for p in parts], dtype=np.float32)
-            vecs = np.stack([self._vectors[p] for p in parts])
-            self._vectors[span] = normalise(weights @ vecs)[0]
+            self._vectors[span] = weighted_mean(weights, [self._vectors[p] for p in parts])
             self.stats["pooled"] += 1
         if not spans:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)
@@ -187,8 +186,7 @@ class SpanEmbeddings:
             a, b = spans[i]
             parts = [p for p in pieces_of(self.grid(), a, b) if self.tokens().count(*p) > 0]
             weights = np.array([n_tokens(prefixes[i])] + [self.tokens().count(*p) for p in parts], dtype=np.float32)
-            vecs = np.concatenate([self.get_texts([prefixes[i]]), self.get(parts)])
-            out[i] = normalise(weights @ vecs)[0]
+            out[i] = weighted_mean(weights, np.concatenate([self.get_texts([prefixes[i]]), self.get(parts)]))
         return out
 
     def _encode_spans(self, spans: list[Span]) -> None:
