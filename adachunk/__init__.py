@@ -20,8 +20,8 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "chunk_text": "adachunk.api", "chunk_file": "adachunk.api", "chunk_document": "adachunk.api",
     "load_profile": "adachunk.api",
-    "Chunk": "adachunk.types", "Chunking": "adachunk.types", "Document": "adachunk.types",
-    "Page": "adachunk.types", "Structure": "adachunk.types",
+    "Chunk": "adachunk.datatypes", "Chunking": "adachunk.datatypes", "Document": "adachunk.datatypes",
+    "Page": "adachunk.datatypes", "Structure": "adachunk.datatypes",
     "AdachunkError": "adachunk.errors", "ProfileError": "adachunk.errors",
     "ProfileErrors": "adachunk.errors", "InputError": "adachunk.errors",
 }

@@ -1,7 +1,7 @@
 """Public entry points: :func:`chunk_text`, :func:`chunk_file`, :func:`chunk_document`.
 
 This module is also the one door of the command line into the library: ``adachunk.cli`` imports
-only ``adachunk.api``, ``adachunk.errors`` and ``adachunk.types`` (an import-linter contract in
+only ``adachunk.api``, ``adachunk.errors`` and ``adachunk.datatypes`` (an import-linter contract in
 ``pyproject.toml``, checked by ``.ci/run``). The services the commands run beyond chunking (the
 corpus runner, A/B, evaluation, tuning, PDF conversion, case files...) are listed in
 :data:`SERVICES` and imported on first use (``api.run_corpus``), so that ``adachunk chunk`` does
@@ -18,7 +18,7 @@ from .ingest import read_document
 from .profile.cached import load_profile
 from .profile.resolve import ResolvedProfile, resolve  # noqa: F401 - resolve: for the CLI (adachunk profile)
 from .split.dp import dp_chunk
-from .types import Chunk, Chunking, Document
+from .datatypes import Chunk, Chunking, Document
 
 #: name -> "module:attribute" of what the commands use besides the functions defined here.
 SERVICES: dict[str, str] = {
@@ -28,7 +28,7 @@ SERVICES: dict[str, str] = {
     "is_text_like": "adachunk.runner.file_records:is_text_like",
     "file_size": "adachunk.runner.file_records:file_size",
     "segment_chars": "adachunk.split.segments:segment_chars",
-    "make_splitter": "adachunk.split.pool:make_splitter",
+    "make_splitter": "adachunk.selection.candidates:make_splitter",
     "postprocess": "adachunk.split.postprocess:postprocess",
     "build_chunks": "adachunk.split.assemble:build_chunks",
     "expand_inputs": "adachunk.ingest.discover:expand_inputs",
@@ -36,7 +36,7 @@ SERVICES: dict[str, str] = {
     "document_key": "adachunk.ingest.discover:document_key",
     "dumps": "adachunk.sink.records:dumps",
     "write_error": "adachunk.sink.files:write_error",
-    "prepare_tokenizer": "adachunk.tokenize:prepare",
+    "prepare_tokenizer": "adachunk.tokens:prepare",
     "preload_jit": "adachunk._jit:preload",
     "worker_init": "adachunk.runner.job:worker_init",
     "parse_size": "adachunk.runner.bounds:parse_size",
@@ -55,7 +55,7 @@ SERVICES: dict[str, str] = {
     "ensure_builtins": "adachunk.components:ensure_builtins",
     "splitters": "adachunk.registry:splitters",
     "embedders": "adachunk.registry:embedders",
-    "aggregate": "adachunk.metrics.aggregate:aggregate",
+    "aggregate": "adachunk.selection.aggregate:aggregate",
     "metric_name": "adachunk.metrics.suite:metric_name",
     "context_for": "adachunk.metrics.suite:context_for",
     "score_chunking": "adachunk.metrics.suite:score_chunking",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 
 _EAGER_MODULES = (
-    "adachunk.tokenize",
+    "adachunk.tokens",
     "adachunk.cost.punishments",
     "adachunk.detect.markdown",
     "adachunk.detect.text_units",

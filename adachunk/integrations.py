@@ -2,7 +2,7 @@
 
 Both frameworks are optional extras (``pip install "adachunk[langchain]"`` /
 ``"adachunk[llamaindex]"``), imported only when these functions are called. The input is either
-:class:`~adachunk.types.Chunk` objects (with the document they belong to) or the chunk records
+:class:`~adachunk.datatypes.Chunk` objects (with the document they belong to) or the chunk records
 of ``adachunk run`` (``chunks.jsonl`` lines), so a finished run can be loaded straight into an
 index. The metadata keeps exact offsets, the heading path, pages and the profile fingerprint,
 so a retrieved passage can always be traced back to its source and policy, and the chunk metadata
@@ -19,7 +19,7 @@ from typing import Any, Iterable
 from .enrich import enrich_records, parent_records
 from .sink.records import RECORD_FIELDS, chunk_record, embed_text, read_chunks_jsonl  # noqa: F401 - public here
 from .errors import missing_dependency
-from .types import Chunk, Document
+from .datatypes import Chunk, Document
 
 # a node's metadata: the record's fields but the text itself, its size and the embedded prefix
 _META_KEYS = tuple(f for f in RECORD_FIELDS if f not in ("text", "size", "embed_prefix"))

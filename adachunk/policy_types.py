@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_serializer, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from .types import METRIC_KEYS
+from .datatypes import METRIC_KEYS
 
 MetricKey = Literal[METRIC_KEYS]  # type: ignore[valid-type]  # the metric names
 # Metric-weight presets per scenario (``metrics.weights: finance`` in a profile). ``balanced`` is

@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-# A long run moves from tiktoken to quicktok after a few megabytes (adachunk.tokenize: identical
+# A long run moves from tiktoken to quicktok after a few megabytes (adachunk.tokens: identical
 # ids, ~3x faster, ~1 s to load); a benchmark measures that steady state from its first pass.
 # ADACHUNK_TOKENIZER_BACKEND=auto measures a short process as it would run.
 os.environ.setdefault("ADACHUNK_TOKENIZER_BACKEND", "quicktok")

@@ -56,8 +56,8 @@ def documents(limit: int | None = None) -> list[Path]:
 def _fixed_windows(doc, policy, size: int):
     """Stand-in when recursive.v1 is missing: consecutive windows of ``size`` o200k tokens."""
     from adachunk.split.assemble import build_chunks
-    from adachunk.tokenize import get_counter
-    from adachunk.types import Chunking
+    from adachunk.tokens import get_counter
+    from adachunk.datatypes import Chunking
 
     counter = get_counter("o200k_base")
     pos, sizes = counter.boundaries(doc.text)
@@ -75,7 +75,7 @@ def _fixed_windows(doc, policy, size: int):
 
 def chunkings(doc, policy) -> dict[str, object]:
     """The four candidate chunkings of ``doc``."""
-    from adachunk.split.pool import run_candidate
+    from adachunk.selection.candidates import run_candidate
 
     out = {"page_raw": run_candidate(doc, policy, "page.v1", {}, "page_raw", postprocess=False).chunking,
            "page": run_candidate(doc, policy, "page.v1", {}, "page").chunking}

@@ -28,7 +28,7 @@ from adachunk.metrics.blocks import BlockIntegrity  # noqa: E402
 from adachunk.metrics.references import ReferencesCompleteness  # noqa: E402
 from adachunk.metrics.size import SizeCompliance  # noqa: E402
 from adachunk.split.assemble import build_chunks  # noqa: E402
-from adachunk.tokenize import get_counter  # noqa: E402
+from adachunk.tokens import get_counter  # noqa: E402
 
 CLAIR = ROOT.parent / "shared" / "corpus" / "clair"
 
@@ -47,7 +47,7 @@ def spans_every(n_chars: int):
 def spans_recursive(chunk_size: int):
     def make(doc):
         from adachunk.api import load_profile
-        from adachunk.split.pool import make_splitter
+        from adachunk.selection.candidates import make_splitter
 
         splitter = make_splitter("recursive.v1", {"chunk_size": chunk_size})
         chunking = splitter.split(doc, load_profile("default").policy)

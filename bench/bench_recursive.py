@@ -42,7 +42,7 @@ def paper_length_function():
     import tiktoken
     import tiktoken.registry
 
-    from adachunk.tokenize import offline_encoding
+    from adachunk.tokens import offline_encoding
 
     tiktoken.registry.ENCODINGS.setdefault("o200k_base", offline_encoding("o200k_base"))
 
@@ -148,7 +148,7 @@ def adachunk_runner(size: int, full: bool, paper_compat: bool = False):
     from adachunk.policy_types import SolverSpec
     from adachunk.split import fixed
     from adachunk.split.recursive import RecursiveParams, RecursiveSplitter, recursive_cores
-    from adachunk.types import Document
+    from adachunk.datatypes import Document
 
     ensure_builtins()
     params = RecursiveParams(chunk_size=size, paper_compat=paper_compat)
@@ -168,7 +168,7 @@ def adachunk_runner(size: int, full: bool, paper_compat: bool = False):
 def langchain_runner(size: int):
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-    from adachunk.tokenize import get_counter
+    from adachunk.tokens import get_counter
 
     count = get_counter("o200k_base").count
     splitter = RecursiveCharacterTextSplitter(separators=list(PAPER_SEPARATORS), chunk_size=size, chunk_overlap=0,
@@ -203,7 +203,7 @@ def main() -> None:
     args = ap.parse_args()
     docs = corpus()[: args.docs or None]
     size_mb = mb(t for _, t in docs)
-    from adachunk.tokenize import get_counter
+    from adachunk.tokens import get_counter
 
     get_counter("o200k_base").count("warm up")
     paper_length_function()("warm up")

@@ -63,7 +63,7 @@ def variant(policy, rng: random.Random):
 
 
 def score(docs, policy, solver, keys, contexts):
-    from adachunk.metrics.aggregate import aggregate
+    from adachunk.selection.aggregate import aggregate
     from adachunk.metrics.suite import score_chunking
     from adachunk.split.dp import dp_chunk
 

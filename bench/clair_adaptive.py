@@ -31,7 +31,7 @@ from types import SimpleNamespace
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from adachunk.select import choose  # noqa: E402
+from adachunk.selection.choose import choose  # noqa: E402
 
 REFERENCE = ROOT.parent / "shared" / "corpus" / "clair" / "paper_reference.json"
 KEYS = ("rc", "icc", "dcc", "bi", "sc")

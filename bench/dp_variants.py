@@ -61,8 +61,8 @@ def _score_doc(args: tuple[str, list[tuple[str, str, dict]], tuple[str, ...]]) -
     from adachunk.api import load_profile
     from adachunk.ingest import read_document
     from adachunk.metrics.suite import context_for, score_chunking
-    from adachunk.select import size_stats
-    from adachunk.split.pool import run_candidate
+    from adachunk.selection.choose import size_stats
+    from adachunk.selection.candidates import run_candidate
 
     logging.disable(logging.WARNING)
     path, variants, keys = args
@@ -91,7 +91,7 @@ def _score_doc(args: tuple[str, list[tuple[str, str, dict]], tuple[str, ...]]) -
 def table(results: list[dict], names: list[str], keys: tuple[str, ...], metrics) -> str:
     """Markdown table: metric means, chunk statistics and wins per variant (the profile's
     weighted score over the computed metrics, ties to the earliest variant, as ``run`` selects)."""
-    from adachunk.metrics.aggregate import aggregate, best_index
+    from adachunk.selection.aggregate import aggregate, best_index
 
     weights = {k: w for k, w in metrics.weights.items() if k in keys}
     none_policy = metrics.none_policy

@@ -31,7 +31,7 @@ from adachunk.api import load_profile  # noqa: E402
 from adachunk.ingest import read_document  # noqa: E402
 from adachunk.metrics.suite import context_for, score_chunking  # noqa: E402
 from adachunk.split.assemble import build_chunks  # noqa: E402
-from adachunk.tokenize import get_counter  # noqa: E402
+from adachunk.tokens import get_counter  # noqa: E402
 
 CLAIR = ROOT.parent / "shared" / "corpus" / "clair"
 CANDIDATES = (

@@ -1,7 +1,7 @@
 """Adapters that give every chunker the same job: ``text -> list of chunk strings``.
 
 Every tool gets the same cl100k_base vocabulary: Python tools a counter over ``encode_ordinary``
-of the ``tiktoken.Encoding`` built by :func:`adachunk.tokenize.offline_encoding`, so that a
+of the ``tiktoken.Encoding`` built by :func:`adachunk.tokens.offline_encoding`, so that a
 ``<|endoftext|>`` inside a document is text, as it is for adachunk (``Encoding.encode`` raises on
 it, which is what chonkie would call if handed the Encoding itself). Two Rust tools cannot call
 back into a given tokenizer without a per-call Python hop: darn-it (its only choice is a model
@@ -40,7 +40,7 @@ class Tool:
     dist: str
     factory: Callable[[str, int], Chunker]
     ascii_only: bool = False
-    tokens_native: str = "offline cl100k tiktoken.Encoding (adachunk.tokenize.offline_encoding)"
+    tokens_native: str = "offline cl100k tiktoken.Encoding (adachunk.tokens.offline_encoding)"
 
     @property
     def version(self) -> str:
@@ -52,7 +52,7 @@ class Tool:
 
 def encoding(name: str = "cl100k_base"):
     """The shared ``tiktoken.Encoding`` ``name`` (bundled ranks, no network)."""
-    from adachunk.tokenize import offline_encoding
+    from adachunk.tokens import offline_encoding
 
     return offline_encoding(name)
 

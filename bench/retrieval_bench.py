@@ -272,7 +272,7 @@ def load_financebench(cache: Path) -> Corpus | None:
     if not folder.is_dir():
         return None
     from adachunk.evaluate.qa import QASet, Question, merge_spans
-    from adachunk.types import Document
+    from adachunk.datatypes import Document
 
     rows = [json.loads(x) for x in (folder / "questions.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
     names = [json.loads(x)["doc_name"] for x in (folder / "documents.jsonl").read_text(encoding="utf-8").splitlines()
@@ -447,7 +447,7 @@ def run_chunking(docs, profile: str) -> dict[str, Any]:
     import adachunk
     from adachunk.enrich import enrich_records
     from adachunk.metrics.suite import context_for
-    from adachunk.select import select_document
+    from adachunk.selection.choose import select_document
     from adachunk.sink.records import chunk_record, embed_prefix
 
     rp = adachunk.load_profile(profile)
@@ -579,7 +579,7 @@ def chunkings(corpus: Corpus, args) -> list[dict[str, Any]]:
 def evaluate(corpus: Corpus, sets: list[dict[str, Any]], args, store=None) -> dict[str, dict[str, dict[str, Any]]]:
     """retriever → label → {summary, values per measure}."""
     from adachunk.evaluate import evaluate_chunks
-    from adachunk.types import Chunk
+    from adachunk.datatypes import Chunk
 
     prefix_retrievers = tuple(r for r in args.prefix_retrievers.split(",") if r)
     out: dict[str, dict[str, dict[str, Any]]] = {}

@@ -49,7 +49,7 @@ def candidate_scores(docs, policy):
     import dataclasses
 
     from adachunk.metrics.suite import context_for
-    from adachunk.select import select_document
+    from adachunk.selection.choose import select_document
 
     everything = dataclasses.replace(policy, metrics=policy.metrics.updated(weights={k: 1.0 for k in ALL}))
     out = {}
@@ -82,7 +82,7 @@ def real_values(docs, qa, policy, scored) -> dict[str, dict[str, float]]:
 
 
 def weighted(values: dict, weights: dict, none_policy: str = "neutral") -> float | None:
-    from adachunk.metrics.aggregate import aggregate
+    from adachunk.selection.aggregate import aggregate
 
     return aggregate(values, weights, none_policy).score
 

@@ -33,8 +33,8 @@ import adachunk  # noqa: E402
 
 # (label, module, attribute path): inclusive CPU time of each call, summed per pass
 STAGES = (
-    ("token boundaries", "adachunk.tokenize", "TiktokenCounter.boundaries"),
-    ("  of which the encoder", "adachunk.tokenize", "TiktokenCounter._ids"),
+    ("token boundaries", "adachunk.tokens", "TiktokenCounter.boundaries"),
+    ("  of which the encoder", "adachunk.tokens", "TiktokenCounter._ids"),
     ("Markdown blocks", "adachunk.detect.markdown", "parse_block_rows"),
     ("sentences, words, line breaks (one scan)", "adachunk.detect.text_units._scan", "scan"),
     ("document blocks", "adachunk.detect._block_model", "bound_block_arrays"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adachunk.metrics.aggregate import aggregate, best_index
+from adachunk.selection.aggregate import aggregate, best_index
 from adachunk.metrics.base import MetricResult
 
 W = {"sc": 0.2, "bi": 0.2, "rc": 0.2, "icc": 0.2, "dcc": 0.2}

@@ -19,7 +19,7 @@ from adachunk.cost.lattice import CostCache, CostRule, build_costs
 from adachunk.cost.punishments import Shape, shapes
 from adachunk.ingest import read_document
 from adachunk.split.dp import dp_chunk
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 EXAMPLES = sorted(Path(__file__).resolve().parents[1].joinpath("examples").glob("*.md"))
 CLAIR = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "clair"

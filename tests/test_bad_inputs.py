@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adachunk import chunk_text
-from adachunk.tokenize import get_counter
+from adachunk.tokens import get_counter
 
 from .test_invariants import check_invariants
 

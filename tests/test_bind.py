@@ -14,8 +14,8 @@ import adachunk
 from adachunk.errors import ProfileErrors
 from adachunk.ingest import read_document
 from adachunk.split.bind import Zones, _merge, bind, repair_cuts, violations, zones_for
-from adachunk.split.pool import run_candidate
-from adachunk.types import Document
+from adachunk.selection.candidates import run_candidate
+from adachunk.datatypes import Document
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -154,9 +154,9 @@ def test_report_only_counts(tmp_path):
 
 
 def test_a_candidate_that_still_breaks_a_rule_cannot_win():
-    from adachunk.select import CandidateResult, choose
+    from adachunk.selection.choose import CandidateResult, choose
     from adachunk.policy_types import SelectSpec
-    from adachunk.types import Chunking
+    from adachunk.datatypes import Chunking
 
     def res(name, score, remaining):
         meta = {"hard_rules": {"found": remaining, "repaired": 0, "remaining": remaining, "by_label": {}}}

@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adachunk import _cachedir, _puretok
-from adachunk.tokenize import offline_encoding
+from adachunk import _cachedir
+from adachunk.tokens import _pure as _puretok
+from adachunk.tokens import offline_encoding
 
 CLAIR = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "clair"
 NAMES = ["cl100k_base", "o200k_base"]
@@ -80,7 +81,7 @@ def test_long_pre_token_goes_to_tiktokens_merge():
 def test_counter_starts_pure_then_moves_to_tiktoken(monkeypatch):
     """"auto" starts on the pure-Python encoder; past PURE_UNTIL_CHARS it moves to tiktoken
     (then quicktok), with the same counts and boundaries."""
-    import adachunk.tokenize as tk
+    import adachunk.tokens as tk
 
     monkeypatch.delenv("ADACHUNK_TOKENIZER_BACKEND", raising=False)
     monkeypatch.setattr(tk, "PURE_UNTIL_CHARS", 5_000)
@@ -96,7 +97,7 @@ def test_counter_starts_pure_then_moves_to_tiktoken(monkeypatch):
 
 
 def test_vocabulary_cache_is_written_then_read(cache, monkeypatch):
-    import adachunk._vocab as tk
+    import adachunk.tokens._vocab as tk
 
     ranks, lengths = _puretok.cached_ranks("cl100k_base")
     entries = list(cache.glob("ranks-cl100k_base-*.marshal"))
@@ -128,7 +129,7 @@ def test_damaged_cache_entry_is_rebuilt(cache):
 def test_tiktoken_ranks_are_cached_whole_then_read(cache, monkeypatch):
     """tiktoken's dict of ranks is stored once, verified, and read back equal (no decoding of the
     bundled file); a damaged entry is decoded and written again."""
-    import adachunk._vocab as tk
+    import adachunk.tokens._vocab as tk
 
     full = tk._load_ranks("cl100k_base")
     assert tk._cached_ranks("cl100k_base") == full
@@ -150,7 +151,7 @@ def test_tiktoken_ranks_are_cached_whole_then_read(cache, monkeypatch):
 def test_prepared_tiktoken_replaces_the_pure_encoder(monkeypatch):
     """A counter whose tiktoken encoder was built before forking workers encodes with it from
     the first text (same ids), instead of its first PURE_UNTIL_CHARS characters in Python."""
-    import adachunk.tokenize as tk
+    import adachunk.tokens as tk
 
     monkeypatch.delenv("ADACHUNK_TOKENIZER_BACKEND", raising=False)
     monkeypatch.setitem(tk.QUICKTOK_AFTER_CHARS, "o200k_base", 10**12)
@@ -168,7 +169,7 @@ def test_prepared_tiktoken_replaces_the_pure_encoder(monkeypatch):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_a_long_prepared_run_encodes_with_quicktok_from_the_first_text(monkeypatch, name):
-    import adachunk.tokenize as tk
+    import adachunk.tokens as tk
 
     if tk._fast_encoder(name) is None:
         pytest.skip("quicktok not installed")

@@ -16,7 +16,7 @@ from adachunk.models.coref import maverick as mv
 from adachunk.models.coref.base import PairSet
 from adachunk.models.coref.heuristic import HeuristicBackend, HeuristicParams
 from adachunk.registry import coref
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 CURIE = (
     "Marie Curie was born in Warsaw in 1867. She moved to Paris in 1891, where she studied physics at the "

@@ -15,7 +15,7 @@ from adachunk.detect.text_units import (
     split_words,
 )
 from adachunk.registry import detectors
-from adachunk.types import Structure
+from adachunk.datatypes import Structure
 
 
 def sents(text: str, **kw) -> list[str]:

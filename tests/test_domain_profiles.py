@@ -11,7 +11,7 @@ import pytest
 from adachunk import chunk_document, load_profile
 from adachunk.detect.base import DetectContext
 from adachunk.ingest import read_document
-from adachunk.tokenize import get_counter
+from adachunk.tokens import get_counter
 
 from .conftest import CLAIR, EXAMPLES, clair_files
 

@@ -16,7 +16,7 @@ from adachunk.enrich.terms import TermMatcher, read_definitions
 from adachunk.enrich.xrefs import parse
 from adachunk.ingest import read_document
 from adachunk.sink.records import chunk_record, embed_prefix, embed_text
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 from .conftest import CLAIR, EXAMPLES
 

@@ -13,7 +13,7 @@ from adachunk.evaluate import evaluate_chunks, load_qa, load_qa_files
 from adachunk.retrieval.measures import budget_key, measure_keys, question_measures, take
 from adachunk.retrieval.retrievers import embed_cached
 from adachunk.models.embedders import load_embedder
-from adachunk.types import Chunk, Document
+from adachunk.datatypes import Chunk, Document
 
 DOC = [0, 0, 0, 1]
 STARTS, ENDS, TOKENS = [0, 10, 20, 0], [10, 20, 40, 10], [10, 10, 20, 10]

@@ -10,7 +10,7 @@ from adachunk.evaluate import (Budget, check_measure_gate, evaluate_chunks, pair
                                parse_measure_condition, prob_best, questions_needed, rrf, selection, tokenize)
 from adachunk.retrieval.measures import covered_chars, question_measures, take
 from adachunk.evaluate.qa import QASet, Question
-from adachunk.types import Chunk
+from adachunk.datatypes import Chunk
 
 from .conftest import EXAMPLES
 

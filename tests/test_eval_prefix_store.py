@@ -13,7 +13,7 @@ from adachunk.retrieval import retrievers
 from adachunk.retrieval.measures import question_measures, take
 from adachunk.retrieval.retrievers import embed_cached
 from adachunk.retrieval.store import VectorStore
-from adachunk.types import Chunk, Document
+from adachunk.datatypes import Chunk, Document
 
 DOC = [0, 0, 0]
 STARTS, ENDS, TOKENS = [0, 10, 20], [10, 20, 40], [10, 10, 20]

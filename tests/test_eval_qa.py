@@ -12,7 +12,7 @@ from adachunk.errors import InputError
 from adachunk.evaluate import generate_qa, load_qa, locate_answer
 from adachunk.retrieval.questions import sentences
 from adachunk.ingest import read_document
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 from .conftest import EXAMPLES, clair_files
 

@@ -18,7 +18,7 @@ from adachunk.enrich import enrich_records  # noqa: E402
 from adachunk.enrich.tables import table_contexts  # noqa: E402
 from adachunk.ingest import read_document  # noqa: E402
 from adachunk.metrics.suite import context_for  # noqa: E402
-from adachunk.select import select_document  # noqa: E402
+from adachunk.selection.choose import select_document  # noqa: E402
 from adachunk.sink.records import chunk_record, embed_prefix  # noqa: E402
 
 PDFS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "financebench-dev" / "pdfs"

@@ -18,7 +18,7 @@ from adachunk.ingest.pdf import convert_pdf
 from adachunk.sink.records import chunk_record
 from adachunk.split.common import make_chunking
 from adachunk.split.furniture import absorb_furniture, furniture_costs, furniture_runs
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 from .pdf_factory import BOTTOM, RIGHT, LEFT, Writer, wrap
 

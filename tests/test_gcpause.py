@@ -92,7 +92,7 @@ def test_opt_out(monkeypatch, value):
 
 def test_dp_chunk_runs_paused(monkeypatch):
     from adachunk.api import load_profile
-    from adachunk.types import Document
+    from adachunk.datatypes import Document
 
     seen = []
     real = dp._dp_chunk

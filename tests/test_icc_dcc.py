@@ -15,7 +15,7 @@ from adachunk.metrics.coherence import (ContextualCoherence, DCCParams, Window, 
 from adachunk.models.embedders import Embedder, span_embeddings
 from adachunk.registry import metrics
 from adachunk.split.assemble import build_chunks
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 from .conftest import clair_files
 

@@ -233,7 +233,7 @@ def test_segment_bounds_fall_before_headings_and_outside_fences():
 
 
 def test_large_document_mode_keeps_exact_offsets_ids_and_links(tmp_path):
-    from adachunk.types import Document, chunk_id
+    from adachunk.datatypes import Document, chunk_id
 
     text = "# Title\n\n" + "".join(SECTION.format(i=i) for i in range(120))
     f = tmp_path / "big.md"

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from adachunk import chunk_text, load_profile
-from adachunk.tokenize import get_counter
+from adachunk.tokens import get_counter
 
 from .conftest import EXAMPLES, clair_files, load_clair
 

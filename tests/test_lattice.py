@@ -8,7 +8,7 @@ import pytest
 from adachunk.cost.lattice import CostRule, breakdown, build_costs, rule_cost
 from adachunk.cost.punishments import make_shape
 from adachunk.errors import ProfileError
-from adachunk.types import Structure
+from adachunk.datatypes import Structure
 
 P = np.arange(21, dtype=np.int64)
 SPANS = [Structure(2, 12, "p"), Structure(15, 19, "p")]

@@ -114,22 +114,22 @@ def test_every_import_goes_down_the_layers_even_inside_a_function():
 
 
 def test_the_walk_catches_an_upward_import_inside_a_function():
-    source = "from ..types import Document\n\ndef f():\n    from ..detect.markdown import parse\n    from .. import split\n"
+    source = "from ..datatypes import Document\n\ndef f():\n    from ..detect.markdown import parse\n    from .. import split\n"
     found = _upward_imports(source, "adachunk.analysis.keys")
-    assert {"adachunk.detect.markdown", "adachunk.split"} <= set(found) and "adachunk.types" not in found
+    assert {"adachunk.detect.markdown", "adachunk.split"} <= set(found) and "adachunk.datatypes" not in found
     # a sibling of an independent layer is as forbidden as a higher layer
     assert _upward_imports("def f():\n    from ..split import dp\n", "adachunk.metrics.size") == \
         ["adachunk.split", "adachunk.split.dp"]
 
 
 def test_import_walker_sees_lazy_relative_imports():
-    source = "from ..types import Document\n\ndef f():\n    from ..detect.markdown import parse\n    from .. import split\n"
+    source = "from ..datatypes import Document\n\ndef f():\n    from ..detect.markdown import parse\n    from .. import split\n"
     found = _imported_modules(source, "adachunk.analysis")
-    assert {"adachunk.types", "adachunk.detect.markdown", "adachunk.split"} <= found
+    assert {"adachunk.datatypes", "adachunk.detect.markdown", "adachunk.split"} <= found
 
 
 @pytest.mark.parametrize("prefix, allowed", [
-    ("the CLI reaches the library only through", {"cli", "api", "errors", "types"}),
+    ("the CLI reaches the library only through", {"cli", "api", "errors", "datatypes"}),
 ])
 def test_only_contracts_forbid_every_other_module(prefix, allowed):
     # a new module must be placed on one side or the other, or the contract silently allows it
@@ -139,7 +139,7 @@ def test_only_contracts_forbid_every_other_module(prefix, allowed):
 
 
 def test_the_cli_imports_only_its_door_even_inside_a_function():
-    allowed = {"adachunk", "adachunk.cli", "adachunk.api", "adachunk.errors", "adachunk.types"}
+    allowed = {"adachunk", "adachunk.cli", "adachunk.api", "adachunk.errors", "adachunk.datatypes"}
     bad = {}
     for path, module, is_package in _modules():
         if not module.startswith("adachunk.cli"):

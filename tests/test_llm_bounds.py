@@ -17,7 +17,7 @@ from adachunk.policy import Policy
 from adachunk.policy_types import SolverSpec
 from adachunk.split import _llm_client as llm
 from adachunk.split.llm_regex import LLMRegexParams, LLMRegexSplitter
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 from .fake_openai import Answer, isolate_llm_env
 

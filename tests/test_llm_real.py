@@ -36,7 +36,7 @@ import pytest
 from adachunk.policy import Policy
 from adachunk.policy_types import SolverSpec
 from adachunk.split.llm_regex import LLMRegexParams, LLMRegexSplitter
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 pytestmark = pytest.mark.llm_real
 

@@ -25,7 +25,7 @@ from adachunk.split._safe_regex import (
     unwrap,
 )
 from adachunk.split.llm_regex import LLMRegexParams, LLMRegexSplitter, head_context, wrapper_spans
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 from .fake_openai import Answer, isolate_llm_env
 

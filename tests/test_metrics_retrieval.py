@@ -15,7 +15,7 @@ from adachunk.metrics.per_cut import _inside
 from adachunk.metrics.suite import score_one
 from adachunk.metrics._probes import document_probes
 from adachunk.policy_types import RetrievalSpec
-from adachunk.types import Chunk, Document
+from adachunk.datatypes import Chunk, Document
 
 TOPICS = ["rivers carry silt and salt toward the estuary", "volcanoes erupt molten basalt and ash",
           "glaciers carve valleys from granite", "forests store carbon in peat and timber",
@@ -184,7 +184,7 @@ def test_cut_points_are_shared_with_bi():
 
 def test_the_decision_records_the_regime_and_the_winners_estimate(tmp_path):
     from adachunk import load_profile
-    from adachunk.select import select_document
+    from adachunk.selection.choose import select_document
 
     from .conftest import FAST_PROFILE
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from adachunk.errors import AdachunkWarning
-from adachunk.types import METRIC_KEYS
+from adachunk.datatypes import METRIC_KEYS
 
 from adachunk.models import coref as coref_pkg
 from adachunk.metrics.base import MetricContext
@@ -20,7 +20,7 @@ from adachunk.metrics.size import SizeCompliance
 from adachunk.metrics.suite import score_chunking
 from adachunk.registry import coref
 from adachunk.split.assemble import build_chunks
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 
 class Words:

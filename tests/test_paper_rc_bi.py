@@ -16,7 +16,7 @@ from adachunk.ingest import read_document
 from adachunk.metrics.base import MetricContext
 from adachunk.metrics.suite import score_chunking
 from adachunk.split.assemble import build_chunks
-from adachunk.tokenize import get_counter
+from adachunk.tokens import get_counter
 
 from .conftest import CLAIR, clair_files
 

@@ -20,8 +20,8 @@ import pytest
 
 from adachunk.api import load_profile
 from adachunk.ingest import read_document
-from adachunk.split.pool import make_splitter, run_candidates
-from adachunk.tokenize import get_counter
+from adachunk.selection.candidates import make_splitter, run_candidates
+from adachunk.tokens import get_counter
 
 from .conftest import CLAIR, ROOT, clair_files
 

@@ -17,10 +17,10 @@ from adachunk.models.coref import CorefBackend, PairSet
 from adachunk.metrics.suite import context_for, score_chunking
 from adachunk.registry import coref
 from adachunk.report._ab_moves import explain_moves
-from adachunk.select import select_document
+from adachunk.selection.choose import select_document
 from adachunk.split.dp import detect_all, dp_chunk
-from adachunk.split.pool import run_candidate
-from adachunk.types import Document
+from adachunk.selection.candidates import run_candidate
+from adachunk.datatypes import Document
 
 from .conftest import CLAIR, EXAMPLES
 
@@ -46,7 +46,7 @@ def test_dp_keeps_every_gold_block_that_fits():
     chunking = dp_chunk(doc, policy)
     cuts = [c.start for c in chunking.chunks[1:]]
     counter = policy.solver.tokenizer
-    from adachunk.tokenize import get_counter
+    from adachunk.tokens import get_counter
 
     count = get_counter(counter).count
     for lo, hi in gold_blocks(doc.split_points, len(doc.text)):
@@ -192,7 +192,7 @@ def test_legal_dp_keeps_every_article_paragraph_that_fits(max_size):
     policy = load_profile("legal", max_size=max_size).policy
     chunking = dp_chunk(doc, policy)
     cuts = [c.start for c in chunking.chunks[1:]]
-    from adachunk.tokenize import get_counter
+    from adachunk.tokens import get_counter
 
     count = get_counter(policy.solver.tokenizer).count
     paragraphs = policy.detectors["article_paragraph"].detect(DetectContext(doc.text, doc))

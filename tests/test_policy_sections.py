@@ -16,8 +16,8 @@ from adachunk.policy_types import SolverSpec
 from adachunk.profile import schema
 from adachunk.profile.resolve import load_profile
 from adachunk.registry import splitters
-from adachunk.split.pool import make_splitter
-from adachunk.types import Document
+from adachunk.selection.candidates import make_splitter
+from adachunk.datatypes import Document
 
 SECTIONS = {"solver": "SolverSpec", "postprocess": "PostprocessSpec", "metrics": "MetricsSpec",
             "select": "SelectSpec", "index": "IndexSpec"}

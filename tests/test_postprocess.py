@@ -15,9 +15,9 @@ from adachunk.policy_types import SolverSpec
 from adachunk.policy_types import PostprocessSpec
 from adachunk.split.postprocess import check_tiling, merge_tiny, postprocess, resplit_oversize
 from adachunk.split.common import DocumentTokens, make_chunking
-from adachunk.split.pool import make_splitter
-from adachunk.tokenize import get_counter
-from adachunk.types import Chunking, Document
+from adachunk.selection.candidates import make_splitter
+from adachunk.tokens import get_counter
+from adachunk.datatypes import Chunking, Document
 
 ensure_builtins()
 

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from adachunk import chunk_text, load_profile
 from adachunk.ingest.furniture import COMMENT
-from adachunk.tokenize import get_counter
+from adachunk.tokens import get_counter
 
 CONFIGS = [("default", "tokens"), ("default", "chars"), ("darn", "tokens"), ("darn", "chars")]
 FAST = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,7 +16,7 @@ from adachunk.metrics.base import MetricContext
 from adachunk.metrics.retrieval import ProbeIndex, probe_index
 from adachunk.metrics.suite import score_one
 from adachunk.policy_types import RetrievalSpec
-from adachunk.types import Chunk, Document
+from adachunk.datatypes import Chunk, Document
 
 from .conftest import EXAMPLES
 

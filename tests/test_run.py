@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from adachunk.types import METRIC_KEYS
+from adachunk.datatypes import METRIC_KEYS
 
 from adachunk.cli.main import main
 from adachunk.errors import InputError

@@ -6,7 +6,7 @@ import json
 import shutil
 
 from adachunk.runner.run import run_corpus
-from adachunk.types import Memo
+from adachunk.datatypes import Memo
 
 from .conftest import EXAMPLES
 

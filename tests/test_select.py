@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from adachunk.types import METRIC_KEYS
+from adachunk.datatypes import METRIC_KEYS
 
 from adachunk.api import load_profile
 from adachunk.ingest import read_document
-from adachunk.select import select_document
+from adachunk.selection.choose import select_document
 
 from .conftest import EXAMPLES, FAST_PROFILE
 

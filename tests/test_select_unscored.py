@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import adachunk
-from adachunk.select import by_order, select_document
-from adachunk.types import Document
+from adachunk.selection.choose import by_order, select_document
+from adachunk.datatypes import Document
 
 TABLE = "| Item | 2023 | 2022 |\n|---|---:|---:|\n" + "".join(
     f"| Line item {i} | {1000 + i:,} | {900 + i:,} |\n" for i in range(120))

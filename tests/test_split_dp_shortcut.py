@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from adachunk import load_profile
 from adachunk.split import dp
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 from .conftest import EXAMPLES
 from .test_properties_dp import markdown

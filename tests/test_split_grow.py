@@ -8,8 +8,8 @@ import pytest
 
 from adachunk import load_profile
 from adachunk.split.dp import _spaced, dp_chunk
-from adachunk.tokenize import get_counter
-from adachunk.types import Document
+from adachunk.tokens import get_counter
+from adachunk.datatypes import Document
 
 import numpy as np
 

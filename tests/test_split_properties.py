@@ -15,9 +15,9 @@ from adachunk.policy import Policy
 from adachunk.policy_types import SolverSpec
 from adachunk.policy_types import PostprocessSpec
 from adachunk.split.postprocess import postprocess
-from adachunk.split.pool import make_splitter
-from adachunk.tokenize import get_counter
-from adachunk.types import Document, Page
+from adachunk.selection.candidates import make_splitter
+from adachunk.tokens import get_counter
+from adachunk.datatypes import Document, Page
 
 ensure_builtins()
 ENC = get_counter("o200k_base")

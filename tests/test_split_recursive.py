@@ -24,8 +24,8 @@ from adachunk.split.recursive import (
     Shredder,
     recursive_cores,
 )
-from adachunk.tokenize import get_counter
-from adachunk.types import Document
+from adachunk.tokens import get_counter
+from adachunk.datatypes import Document
 
 ensure_builtins()
 

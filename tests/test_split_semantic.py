@@ -9,8 +9,8 @@ from pydantic import ValidationError
 from adachunk.api import load_profile
 from adachunk.registry import splitters
 from adachunk.split.semantic import SemanticParams, SemanticSplitter, gradient_breaks, hard_split
-from adachunk.tokenize import get_counter
-from adachunk.types import Document
+from adachunk.tokens import get_counter
+from adachunk.datatypes import Document
 
 HASH = {"type": "hash.v1", "dim": 1024}
 

@@ -13,9 +13,9 @@ from adachunk.policy import Policy
 from adachunk.policy_types import SolverSpec
 from adachunk.policy_types import PostprocessSpec
 from adachunk.registry import splitters
-from adachunk.split.pool import CandidateRun, make_splitter, run_candidates
-from adachunk.tokenize import get_counter
-from adachunk.types import Chunking, Document, Page
+from adachunk.selection.candidates import CandidateRun, make_splitter, run_candidates
+from adachunk.tokens import get_counter
+from adachunk.datatypes import Chunking, Document, Page
 
 ensure_builtins()
 TEXT = ("# Report\n\nThe Commission shall act. It may adopt rules. See Art. 5 of the Act.\n\n"

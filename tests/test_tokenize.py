@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adachunk.tokenize import CharCounter, TiktokenCounter, get_counter, offline_encoding
+from adachunk.tokens import CharCounter, TiktokenCounter, get_counter, offline_encoding
 
 
 def test_loads_offline_without_network(monkeypatch):
@@ -109,7 +109,7 @@ def test_fast_backend_identical_ids_on_clair(clair_docs, monkeypatch):
 def test_auto_backend_moves_to_quicktok_after_enough_text(monkeypatch):
     """Short runs stay on the pure-Python encoder (cheapest to load); long ones move to
     quicktok, same ids."""
-    import adachunk.tokenize as tk
+    import adachunk.tokens as tk
 
     monkeypatch.delenv("ADACHUNK_TOKENIZER_BACKEND", raising=False)
     monkeypatch.setitem(tk.QUICKTOK_AFTER_CHARS, "o200k_base", 10_000)
@@ -189,7 +189,7 @@ def test_one_encoder_thread_gives_the_same_ids(monkeypatch):
     """Pool workers encode with one thread (``worker_init``); ids and counts are the same."""
     import os
 
-    import adachunk.tokenize as tk
+    import adachunk.tokens as tk
     from adachunk.runner.job import worker_init
 
     monkeypatch.setenv("ADACHUNK_TOKENIZER_BACKEND", "tiktoken")
@@ -219,7 +219,7 @@ def test_token_edges_loop_equals_its_numpy_twin(tokens):
     sequence of token codes (characters begun, opening continuation byte), the codes read from
     a table by the tokens' ids (ids 0..n-1 map to the codes in reverse order)."""
     from adachunk._jit import compiled
-    from adachunk.tokenize import _token_edges_numpy, token_edges_of_ids
+    from adachunk.tokens import _token_edges_numpy, token_edges_of_ids
 
     codes = np.array([2 * begun + cont for begun, cont in tokens], dtype=np.int64)
     want = [a.tolist() for a in _token_edges_numpy(codes, False)]
@@ -237,7 +237,7 @@ def test_token_edges_loop_equals_its_numpy_twin(tokens):
 def test_boundaries_same_with_and_without_the_compiled_pass(monkeypatch):
     from pathlib import Path
 
-    import adachunk.tokenize as tk
+    import adachunk.tokens as tk
 
     c = get_counter("o200k_base")
     examples = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.md"))

@@ -7,7 +7,7 @@ import pytest
 from adachunk import load_profile
 from adachunk.cli.main import main
 from adachunk.errors import ProfileError, ProfileErrors
-from adachunk.metrics.aggregate import WEIGHT_PRESETS
+from adachunk.selection.aggregate import WEIGHT_PRESETS
 from adachunk.tune.objective import make_variant, weights_of
 from adachunk.tune.space import parse_cli, space_from, split_key
 

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from adachunk.types import Chunk, make_chunk
+from adachunk.datatypes import Chunk, make_chunk
 
 VALUES = (3, 10, 25, "some text", 15, 4, ("Title", "Section"), (1, 2), "0123456789abcdef", 12)
 

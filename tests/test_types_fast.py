@@ -1,4 +1,4 @@
-"""The fast paths of :mod:`adachunk.types`: ``Structure``'s constructor keeps a frozen
+"""The fast paths of :mod:`adachunk.datatypes`: ``Structure``'s constructor keeps a frozen
 dataclass's behaviour; ``span_arrays`` hands back a pair it made without sorting it again."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pickle
 import numpy as np
 import pytest
 
-from adachunk.types import Structure, span_arrays
+from adachunk.datatypes import Structure, span_arrays
 
 
 @dataclasses.dataclass(frozen=True, slots=True, order=True)

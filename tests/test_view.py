@@ -9,7 +9,7 @@ import numpy as np
 from adachunk import chunk_document, load_profile
 from adachunk.cli.main import main
 from adachunk.report.view import LEVELS, ViewData, build_view, heat_levels, render_view
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 from .conftest import EXAMPLES
 

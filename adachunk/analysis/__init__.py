@@ -4,7 +4,7 @@ Detection (the DP, its explanations, ``view``), post-processing, the other split
 metrics of one document all need the same facts about it: its Markdown block parse and heading
 paths, its token boundaries per tokenizer, every detected structure, its coreference pairs and
 its span embeddings. :func:`analysis_of` hands every stage the same :class:`DocumentAnalysis`
-for one :class:`~adachunk.types.Document` object, so each is computed once per document: the
+for one :class:`~adachunk.datatypes.Document` object, so each is computed once per document: the
 pairs the DP avoids cutting (``coref.pair.v1``) are the very pairs References Completeness
 counts, and a tuning trial that changes only rules, sizes, chunk cost or weights costs a
 lattice and a solve, never a detector call.
@@ -30,8 +30,8 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import AdachunkError, Location
-from ..types import ANALYSIS_ATTR as _ATTR
-from ..types import Document, Memo, SpanArrays, Structure, span_arrays
+from ..datatypes import ANALYSIS_ATTR as _ATTR
+from ..datatypes import Document, Memo, SpanArrays, Structure, span_arrays
 from .keys import detector_key, document_key
 from .store import current_store
 
@@ -169,7 +169,7 @@ class DocumentAnalysis(Memo):
     # -- units ---------------------------------------------------------------------------------
     def boundaries(self, unit: str) -> tuple[np.ndarray, np.ndarray]:
         """Candidate positions and prefix sizes ``(P, S)`` for a tokenizer name or ``chars``."""
-        from ..tokenize import CharCounter, get_counter
+        from ..tokens import CharCounter, get_counter
 
         if unit == "chars":
             return self.memo(("boundaries", "chars"), lambda: CharCounter().boundaries(self.text))

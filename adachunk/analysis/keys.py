@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..types import Document
+from ..datatypes import Document
 
 
 def _digest(obj: Any) -> str:

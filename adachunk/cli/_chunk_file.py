@@ -25,7 +25,7 @@ def warm_up(rp, sizes: list[int], text_like: list[bool], processes: int) -> None
     """Build now what chunking files of ``sizes`` bytes in ``processes`` processes will need:
     the tokenizer's encoders and Numba, when the input is known to be long enough (forked
     workers then share them). Without it each process finds out as it goes (the ski-rental
-    thresholds of :mod:`adachunk.tokenize` and the compiled loops), paying the slower path on
+    thresholds of :mod:`adachunk.tokens` and the compiled loops), paying the slower path on
     its first megabytes: a serial run over CLAIR scanned 2 M characters with the reference
     text-unit scan, solved 156 k candidates uncompiled and encoded 600 k characters in Python
     before its thresholds were reached.

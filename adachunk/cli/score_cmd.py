@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from ..errors import InputError, Location, ProfileError
-from ..types import PAPER_METRIC_KEYS
+from ..datatypes import PAPER_METRIC_KEYS
 from .common import add_allow_remote_llm_flag, parse_params
 
 KEYS = PAPER_METRIC_KEYS
@@ -172,7 +172,7 @@ def _optional(module: str):
 def _splitter(name: str, params: dict[str, Any]):
     """The splitter ``name`` with ``params``: via the candidate pool factory when present, else
     built from the splitter registry (:func:`adachunk.build.build_component`)."""
-    pool = _optional("adachunk.split.pool")
+    pool = _optional("adachunk.selection.candidates")
     if pool is not None:
         return pool.make_splitter(name, params)
     from ..api import build_component, ensure_builtins, splitters

@@ -109,7 +109,7 @@ def run_view(args, run_dir: Path, doc_sel: str | None):
     the chunk texts. There is no cost heatmap: the winner may not be the DP.
     """
     from ..api import ViewData
-    from ..types import Chunk
+    from ..datatypes import Chunk
 
     records = _jsonl(run_dir / "chunks.jsonl")
     if not records:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..types import SpanArrays, Structure, span_arrays
+from ..datatypes import SpanArrays, Structure, span_arrays
 from . import _lattice_jit as jit
 from .candidates import Finder as _Finder
 from .coverage_sum import coverage_of, marks_sum, weighted_sum

@@ -36,7 +36,7 @@ from typing import Literal, Sequence
 
 import numpy as np
 
-from ..types import Structure
+from ..datatypes import Structure
 from ._line_paragraphs import split_line_paragraphs
 
 FootnoteMode = Literal["cite", "previous", "none"]

@@ -5,7 +5,7 @@ A detector is a class registered in :data:`adachunk.registry.detectors` under a 
 ``Params`` (``extra="forbid"``; the ``type`` key is handled by the profile layer and is *not* part
 of ``Params``). The profile layer validates the fields, then builds the detector once per resolved
 profile with ``Detector(params, name=..., base_dirs=...)``; ``detect(ctx)`` returns sorted
-:class:`~adachunk.types.Structure` spans labelled with the structure's *name* from the profile.
+:class:`~adachunk.datatypes.Structure` spans labelled with the structure's *name* from the profile.
 
 Construction errors that are the profile's fault (bad regex, grammar error) must raise
 :class:`~adachunk.errors.ProfileError` with the right ``ADA2xx`` code; the loader adds the file
@@ -22,7 +22,7 @@ from pydantic import Field
 
 from ..params import ComponentParams
 from ..policy_types import metrics_section
-from ..types import Document, Memo, SpanArrays, Structure, span_arrays
+from ..datatypes import Document, Memo, SpanArrays, Structure, span_arrays
 
 
 class DetectorParams(ComponentParams):
@@ -41,7 +41,7 @@ class DetectContext(Memo):
 
     Expensive parses (the mistletoe block tree, the sentence segmentation) are computed once per
     document and reused by every structure that needs them, via :meth:`memo`. Given the
-    :class:`~adachunk.types.Document`, the memo is the document's shared analysis
+    :class:`~adachunk.datatypes.Document`, the memo is the document's shared analysis
     (:func:`adachunk.analysis.analysis_of`): the metrics and every later pass over the same
     document reuse the same parses, and detectors can read what the ingester knew (its blocks,
     precomputed coreference pairs).

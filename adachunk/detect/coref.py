@@ -22,7 +22,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from ..registry import detectors
-from ..types import Structure
+from ..datatypes import Structure
 from .base import DetectContext, Detector, DetectorParams
 
 

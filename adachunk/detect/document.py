@@ -34,7 +34,7 @@ from pydantic import Field
 
 from ..errors import notice
 from ..registry import detectors
-from ..types import SpanArrays, Structure, span_arrays
+from ..datatypes import SpanArrays, Structure, span_arrays
 from ._block_model import BlockModel, FootnoteMode, bound_block_arrays
 from .base import DetectContext, Detector, DetectorParams
 from .markdown import shared_rows

@@ -20,7 +20,7 @@ from pydantic import Field
 
 from ..errors import InputError, ProfileError
 from ..registry import detectors
-from ..types import Structure
+from ..datatypes import Structure
 from . import _re_fast
 from .base import DetectContext, Detector, DetectorParams, finalize
 

@@ -17,7 +17,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from ..registry import detectors
-from ..types import SpanArrays, Structure, span_arrays
+from ..datatypes import SpanArrays, Structure, span_arrays
 from .base import DetectContext, Detector, DetectorParams
 from .markdown import shared_rows
 

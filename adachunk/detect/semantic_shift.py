@@ -24,7 +24,7 @@ import numpy as np
 from pydantic import Field
 
 from ..registry import detectors
-from ..types import SpanArrays, Structure
+from ..datatypes import SpanArrays, Structure
 from .base import DetectContext, Detector, DetectorParams
 
 

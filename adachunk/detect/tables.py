@@ -35,7 +35,7 @@ import numpy as np
 from pydantic import Field
 
 from ..registry import detectors
-from ..types import SpanArrays, Structure, span_arrays
+from ..datatypes import SpanArrays, Structure, span_arrays
 from .base import DetectContext, Detector, DetectorParams
 from .document import _PAGE_BREAK
 

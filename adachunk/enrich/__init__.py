@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..types import Document
+from ..datatypes import Document
 from .parents import parent_records
 from .relations import add_neighbours
 from .spans import emitted

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..types import Document
+from ..datatypes import Document
 from .embed import recipe_prefix
 from .parents import add_parents
 from .spans import ChunkLocator, core_start, emitted, spans_of
@@ -112,7 +112,7 @@ def _add_embed_prefix(records, policy, definitions: dict[str, str]) -> None:
     recipe = getattr(getattr(policy, "index", None), "embed_text", None)
     if not isinstance(recipe, (list, tuple)):
         return
-    from ..tokenize import get_counter
+    from ..tokens import get_counter
 
     count = get_counter(policy.solver.tokenizer).count
     budget = policy.index.definition_tokens

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..types import Document, chunk_id
+from ..datatypes import Document, chunk_id
 from .spans import core_start
 
 

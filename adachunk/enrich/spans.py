@@ -12,7 +12,7 @@ from typing import Any
 
 from ..analysis import analysis_of
 from ..detect.base import DetectContext
-from ..types import Document
+from ..datatypes import Document
 
 
 def emitted(policy: Any) -> dict[str, list[str]]:

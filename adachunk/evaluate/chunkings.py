@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import AdachunkError, InputError, Location
-from ..types import Chunk, Document
+from ..datatypes import Chunk, Document
 from .qa import doc_lookup
 
 _LABEL = re.compile(r"^([A-Za-z_][\w.+-]*)=(.+)$")
@@ -143,7 +143,7 @@ def _from_profile(spec: str, profile: str, docs: Mapping[str, Document], *, adap
 def _winner(doc: Document, rp, warnings: list[str]):
     """The adaptive winner of one document, as ``adachunk run``'s job picks it (None on failure)."""
     from ..metrics.suite import context_for
-    from ..select import select_document
+    from ..selection import select_document
 
     try:
         decision = select_document(doc, rp.policy, ctx=context_for(doc, rp.policy))
@@ -158,7 +158,7 @@ def _winner(doc: Document, rp, warnings: list[str]):
 def _from_splitter(spec: str, type_name: str, params: dict[str, Any], docs: Mapping[str, Document],
                    profile: Any) -> ChunkingSet:
     from ..profile.cached import load_profile
-    from ..split.pool import make_splitter
+    from ..selection.candidates import make_splitter
 
     rp = load_profile(profile)
     splitter = make_splitter(type_name, params)
@@ -235,7 +235,7 @@ def _chunk(rec: dict[str, Any], doc: Document, file: str, lineno: int) -> Chunk:
                      hint="the document changed since the run, or another document has its name: rerun the chunking")
     tokens = rec.get("tokens")
     if not isinstance(tokens, int):
-        from ..tokenize import get_counter
+        from ..tokens import get_counter
 
         tokens = get_counter("o200k_base").count(text)
     core = rec.get("core_start", s)

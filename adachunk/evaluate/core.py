@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..types import Chunk
+from ..datatypes import Chunk
 from ..retrieval.measures import Budget, Cut, measure_keys, parse_budget, question_measures, summarise
 from .qa import QASet
 from ..retrieval.retrievers import LONG_TEXT, BM25Retriever, HybridRetriever, make_retriever, span_tokens, tokenize
@@ -111,7 +111,7 @@ def _doc_prefixes(prefixes: Mapping[str, Sequence[str]] | None, doc_id: str, n: 
 def _recount(table: _Table, tokenizer: str) -> Cut:
     """Count every chunk's tokens with ``tokenizer`` (in place) and return the exact truncation
     rule of that tokenizer: the end offset of a chunk's first ``n`` tokens."""
-    from ..tokenize import get_counter
+    from ..tokens import get_counter
 
     counter = get_counter(tokenizer)
     texts = [table.doc_text[i] for i in range(len(table.doc))]
@@ -258,7 +258,7 @@ def _prefix_tokens(table: _Table, tokenizer: str | None) -> list[int]:
     """Tokens of each chunk's prefix with ``tokenizer`` (0 for none; without a tokenizer, 0)."""
     if not tokenizer:
         return [0] * len(table.prefix)
-    from ..tokenize import get_counter
+    from ..tokens import get_counter
 
     counter = get_counter(tokenizer)
     need = [p for p in dict.fromkeys(table.prefix) if p]

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..errors import InputError, Location
-from ..types import Document
+from ..datatypes import Document
 
 MAX_OCCURRENCES = 20  # alternatives kept for an answer string found many times
 

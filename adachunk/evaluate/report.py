@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import InputError, Location
-from ..types import Document
+from ..datatypes import Document
 from .chunkings import ChunkingSet, load_chunkings
 from .core import evaluate_chunks
 from ..report.gate import MeasureCondition, check_measure_gate

@@ -1,4 +1,4 @@
-"""Readers that turn input files into :class:`~adachunk.types.Document` objects."""
+"""Readers that turn input files into :class:`~adachunk.datatypes.Document` objects."""
 
 from ..registry import readers as _readers
 from .files import check_input_file, max_input_bytes, read_text_bytes

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..types import Page
+from ..datatypes import Page
 from ._pdf_model import PageContent
 from ._pdf_text import comment_text
 from .converted import title_ends

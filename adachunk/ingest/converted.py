@@ -14,7 +14,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..types import Document
+from ..datatypes import Document
 
 SOURCE_MAP = "source_map"
 
@@ -49,7 +49,7 @@ class Converted:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def document(self, doc_id: str, source: str | None) -> Document:
-        """The :class:`~adachunk.types.Document` of this conversion."""
+        """The :class:`~adachunk.datatypes.Document` of this conversion."""
         meta = {**self.meta, SOURCE_MAP: [[s, e, o] for s, e, o in self.source_map]}
         return Document(id=doc_id, text=self.text, source=source, split_points=self.split_points or None,
                         titles=self.titles or None, meta=meta)

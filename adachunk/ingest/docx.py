@@ -44,7 +44,7 @@ from pydantic import Field
 
 from ..params import ComponentParams
 from ..registry import readers
-from ..types import Document
+from ..datatypes import Document
 from ._docx_body import BodyWalker
 from ._docx_package import open_package
 from .converted import Block, Converted, assemble
@@ -103,7 +103,7 @@ def convert_docx(data: bytes, source: str, options: DocxOptions | None = None) -
 
 @readers.register(".docx")
 def read_docx(path: Path, source: str, errors: str = "strict", options: DocxOptions | None = None) -> Document:
-    """Read a ``.docx`` file into a Markdown :class:`~adachunk.types.Document`.
+    """Read a ``.docx`` file into a Markdown :class:`~adachunk.datatypes.Document`.
 
     Args:
         path: the file.

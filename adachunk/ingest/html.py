@@ -40,7 +40,7 @@ from pydantic import Field
 from ..errors import InputError, Location
 from ..params import ComponentParams
 from ..registry import readers
-from ..types import Document
+from ..datatypes import Document
 from ._html_blocks import Walker
 from ._html_clean import content_roots, flat_skip
 from ._html_depth import check_nesting
@@ -182,7 +182,7 @@ def decode_html(data: bytes, source: str, errors: str = "strict") -> str:
 @readers.register(".html")
 @readers.register(".htm")
 def read_html(path: Path, source: str, errors: str = "strict", options: HtmlOptions | None = None) -> Document:
-    """Read an ``.html`` file into a Markdown :class:`~adachunk.types.Document`.
+    """Read an ``.html`` file into a Markdown :class:`~adachunk.datatypes.Document`.
 
     Args:
         path: the file.

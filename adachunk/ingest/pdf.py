@@ -1,6 +1,6 @@
 """PDF → structure-aware Markdown in the paper's parsed format, fully offline.
 
-The reader registered for ``.pdf`` returns a :class:`~adachunk.types.Document` whose text is
+The reader registered for ``.pdf`` returns a :class:`~adachunk.datatypes.Document` whose text is
 Markdown: headings recovered from font size, weight and numbering (the document title a heading
 of its own), re-flowed and de-hyphenated paragraphs, lists, ruled and borderless tables as pipe
 tables inside ``<Table>`` wrappers (one table across pages, the real header repeated on every
@@ -42,7 +42,7 @@ from pydantic import Field
 
 from ..params import ComponentParams
 from ..registry import Registry, readers
-from ..types import Document
+from ..datatypes import Document
 from ._pdf_errors import corrupt_error, no_text_error
 from ._pdf_model import PageContent, RawPage
 from .converted import SOURCE_MAP

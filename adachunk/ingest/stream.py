@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..errors import InputError, Location
-from ..types import Page
+from ..datatypes import Page
 from .files import check_input_file, refuse_binary
 from .readers import _PAGE_BREAK
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Mapping
 
-from ..types import Chunk, Document, Memo
+from ..datatypes import Chunk, Document, Memo
 
 
 @dataclass
@@ -59,7 +59,7 @@ class MetricContext(Memo):
                  index_embedder: Any = None):
         from ..analysis import analysis_of
         from ..policy_types import DEFAULT_RETRIEVAL, EmbedderSpec, RetrievalSpec, metrics_section
-        from ..tokenize import get_counter
+        from ..tokens import get_counter
 
         super().__init__()
         self.doc = doc

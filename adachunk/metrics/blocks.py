@@ -30,7 +30,7 @@ from pydantic import Field
 
 from ..params import ComponentParams
 from ..registry import metrics
-from ..types import Chunk, Document
+from ..datatypes import Chunk, Document
 from .base import Metric, MetricContext, MetricResult
 
 

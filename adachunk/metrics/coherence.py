@@ -42,7 +42,7 @@ from pydantic import Field
 
 from ..params import ComponentParams
 from ..registry import metrics
-from ..types import Chunk
+from ..datatypes import Chunk
 from .base import Metric, MetricContext, MetricResult
 from ..models.embedders.base import normalise
 from ..models.embedders.spans import span_embeddings

@@ -28,7 +28,7 @@ from pydantic import Field
 
 from ..params import ComponentParams
 from ..registry import metrics
-from ..types import Chunk
+from ..datatypes import Chunk
 from .base import Metric, MetricContext, MetricResult
 from ..models.embedders.blocks import BlockSource, block_starts
 from ..models.embedders.spans import span_embeddings

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..registry import metrics
-from ..types import Chunk
+from ..datatypes import Chunk
 from .base import Metric, MetricContext, MetricResult
 from .blocks import cut_points, protected_blocks
 from .references import document_pairs, pair_extents

@@ -19,7 +19,7 @@ import bisect
 from typing import Any
 
 from ..registry import metrics
-from ..types import Chunk
+from ..datatypes import Chunk
 from .base import Metric, MetricContext, MetricResult
 from .blocks import cut_points
 from ..models.coref import PairSet, pairs_for, spec_key

@@ -13,7 +13,7 @@ with ``ctx.counter``.
 from __future__ import annotations
 
 from ..registry import metrics
-from ..types import Chunk
+from ..datatypes import Chunk
 from .base import Metric, MetricContext, MetricResult
 
 

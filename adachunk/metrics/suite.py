@@ -11,7 +11,7 @@ import logging
 from typing import Any, Iterable
 
 from ..registry import metrics
-from ..types import METRIC_KEYS, Chunk, Document
+from ..datatypes import METRIC_KEYS, Chunk, Document
 from .base import MetricContext, MetricResult
 
 log = logging.getLogger("adachunk.metrics")

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..types import METRIC_KEYS
+from ..datatypes import METRIC_KEYS
 
 #: the metrics an A/B compares: the five intrinsic ones and "score", the profile's weighted score
 METRICS = (*METRIC_KEYS, "score")

@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..types import Chunk, SpanArrays
+from ..datatypes import Chunk, SpanArrays
 
 LEVELS = 10  # heat levels 1..LEVELS; level 0 (cost 0) is not coloured
 TEXT_UNIT_TYPES = ("word.v1", "sentence.v1")  # too many spans to draw by default
@@ -267,7 +267,7 @@ def build_view(doc, rp, settings=None, labels: Sequence[str] | None = None, with
     """Detect, cost and chunk ``doc`` under a resolved profile; return what the page shows.
 
     Args:
-        doc: the :class:`~adachunk.types.Document`.
+        doc: the :class:`~adachunk.datatypes.Document`.
         rp: a :class:`~adachunk.profile.resolve.ResolvedProfile`.
         settings: solver settings (default: the profile's).
         labels: structure labels to detect and draw (default: :func:`default_labels`).

@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..types import Document
+from ..datatypes import Document
 from .retrievers import STOPWORDS
 
 # a sentence runs to . ! or ? not followed by a word character ("9.7%", "e.g" stay inside)

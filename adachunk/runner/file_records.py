@@ -25,7 +25,7 @@ from ..ingest import check_input_file, read_document
 from ..ingest.stream import STREAMED_SUFFIXES, PageCounter, segments, text_facts
 from ..sink.records import chunk_record
 from ..split.segments import chunk_segments, segment_chars, shift_chunk
-from ..types import Chunking, Document
+from ..datatypes import Chunking, Document
 
 Chunker = Callable[[Document], Chunking]
 

@@ -188,7 +188,7 @@ def _process(path: str, opts: JobOptions, key: str | None) -> DocResult:
     """:func:`process_path`'s work."""
     from ..models.embedders.spans import embedding_counts
     from ..metrics.suite import context_for
-    from ..select import select_document
+    from ..selection import select_document
     from ..enrich import enrich_records
     from ..sink.records import chunk_record
 
@@ -260,7 +260,7 @@ def worker_init(threads: int = 1) -> None:
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS"):
         os.environ[var] = str(threads)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    os.environ["ADACHUNK_TOKENIZER_THREADS"] = str(threads)  # adachunk.tokenize.THREADS_ENV
+    os.environ["ADACHUNK_TOKENIZER_THREADS"] = str(threads)  # adachunk.tokens.THREADS_ENV
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 

@@ -16,7 +16,7 @@ from ..errors import AdachunkError
 from ..sink.parquet import ParquetWriter
 from ..sink.files import close_and_replace, temp_path, write_error
 from ..sink.records import dumps
-from ..types import METRIC_KEYS
+from ..datatypes import METRIC_KEYS
 from .state import ResultStore
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..types import METRIC_KEYS
+from ..datatypes import METRIC_KEYS
 from .files import close_and_replace, temp_path, write_error
 from .records import arrow_schema
 

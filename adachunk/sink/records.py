@@ -8,7 +8,7 @@ from typing import Any, Iterator
 
 from ..ingest.converted import SOURCE_MAP, origins_of
 from ..ingest.furniture import furniture_of
-from ..types import METRIC_KEYS, Chunk, Document
+from ..datatypes import METRIC_KEYS, Chunk, Document
 
 # Field order is fixed so that output files are byte-identical across runs.
 CHUNK_FIELDS = ("id", "doc_id", "source", "index", "start", "end", "text", "size", "tokens", "heading_path",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from ..tokenize import get_counter
+from ..tokens import get_counter
 
 CONTEXT_ENCODING = "o200k_base"  # the budget is the model's, whatever the profile's tokenizer
 _CONTEXT_SLOT = "[[DOCUMENT]]"

@@ -1,4 +1,4 @@
-"""Turn boundary spans into :class:`~adachunk.types.Chunk` objects (shared by every splitter).
+"""Turn boundary spans into :class:`~adachunk.datatypes.Chunk` objects (shared by every splitter).
 
 Adds what every chunk carries: exact text, own token count, size in the solver's unit, heading
 path, pages and a deterministic id; and, when asked, overlap in whole structural units.
@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..types import Chunk, Document, Structure, chunk_id, make_chunk
+from ..datatypes import Chunk, Document, Structure, chunk_id, make_chunk
 from .furniture import absorb_furniture
 
 

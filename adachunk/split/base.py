@@ -2,7 +2,7 @@
 
 A splitter is registered under a versioned name (``@splitters.register("fixed.v1")``), declares
 its profile fields as a pydantic ``Params`` model, and turns one document into a
-:class:`~adachunk.types.Chunking` under the policy it is given; the profile layer validates the
+:class:`~adachunk.datatypes.Chunking` under the policy it is given; the profile layer validates the
 fields against ``Params`` (coded ``ADA2xx`` errors) before the splitter is made. Plugins may
 subclass it, or register any class with the same two members.
 """
@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from ..params import ComponentParams
 from ..policy import Policy
-from ..types import Chunking, Document
+from ..datatypes import Chunking, Document
 
 
 class Splitter:

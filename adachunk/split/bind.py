@@ -21,7 +21,7 @@ soft costs of a whole document never come near it). Every other candidate is che
 structure's start, or the first line or sentence end after it) that keeps the two chunks it
 separates within the candidate's size limit, or disappears when the two chunks fit together;
 a cut that can do neither stays and is counted (``remaining``), and the selection leaves such
-a candidate out while another keeps every rule (:mod:`adachunk.select`).
+a candidate out while another keeps every rule (:mod:`adachunk.selection.choose`).
 
 ``chunking.meta["hard_rules"]`` records, per candidate: ``found`` (offending cuts before any
 repair, by label in ``by_label``), ``repaired`` and ``remaining``.
@@ -39,7 +39,7 @@ import numpy as np
 
 from ..analysis import analysis_of
 from ..policy import Policy
-from ..types import Chunking, Document
+from ..datatypes import Chunking, Document
 
 #: DP cost of a forbidden cut: above any sum of a document's soft costs (a cut costs at most a
 #: few thousand units, and a document has far fewer than 10^5 chunks), far below the solver's

@@ -15,8 +15,8 @@ import bisect
 from collections.abc import Sequence
 
 from ..policy import Policy
-from ..tokenize import get_counter
-from ..types import Chunking, Document
+from ..tokens import get_counter
+from ..datatypes import Chunking, Document
 from .assemble import HeadingIndex, build_chunks, markdown_headings
 
 # Estimates and own counts of a slice differ only at its two edges (a pre-token cut in two, a

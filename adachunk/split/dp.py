@@ -26,8 +26,8 @@ from ..policy import Policy
 from ..policy_types import SolverSpec
 from ..registry import splitters
 from ..solve.solver import Solution, solve
-from ..tokenize import get_counter
-from ..types import Chunking, Document, SpanArrays, span_arrays
+from ..tokens import get_counter
+from ..datatypes import Chunking, Document, SpanArrays, span_arrays
 from .assemble import build_chunks, overlap_starts
 from .base import Splitter
 from .bind import HARD, hard_costs

@@ -16,7 +16,7 @@ from pydantic import Field, model_validator
 from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
-from ..types import Chunking, Document
+from ..datatypes import Chunking, Document
 from .base import Splitter
 from .common import DocumentTokens, make_chunking, token_index
 

@@ -35,8 +35,8 @@ from ..detect.markdown import shared_blocks
 from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
-from ..tokenize import get_counter
-from ..types import Chunking, Document, Structure
+from ..tokens import get_counter
+from ..datatypes import Chunking, Document, Structure
 from . import _llm_client as llm
 # the prompt's names stay importable from here, the splitter's module
 from ._llm_prompt import CONTEXT_ENCODING, SYSTEM_PROMPT, USER_TEMPLATE  # noqa: F401

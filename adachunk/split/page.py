@@ -17,7 +17,7 @@ from pydantic import Field
 from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
-from ..types import Chunking, Document
+from ..datatypes import Chunking, Document
 from .base import Splitter
 from .common import make_chunking
 

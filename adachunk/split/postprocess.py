@@ -27,7 +27,7 @@ from typing import Any
 
 from ..errors import InternalError
 from ..policy import Policy
-from ..types import Chunking, Document
+from ..datatypes import Chunking, Document
 from .common import DocumentTokens, make_chunking, token_index
 from .recursive import PAPER_SEPARATORS, RecursiveParams, compile_separators, recursive_cores
 

@@ -43,7 +43,7 @@ from pydantic import Field, field_validator, model_validator
 from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
-from ..types import Chunking, Document
+from ..datatypes import Chunking, Document
 from .base import Splitter
 from .common import MARGIN, DocumentTokens, make_chunking, token_index
 

@@ -26,7 +26,7 @@ from ..errors import ProfileError
 # the cut rule lives with the streaming reader, which must cut a file it never holds whole where
 # this mode cuts the whole text
 from ..ingest.stream import segment_bounds
-from ..types import Chunk, Chunking, Document, Page, chunk_id
+from ..datatypes import Chunk, Chunking, Document, Page, chunk_id
 
 DEFAULT_SEGMENT_CHARS = 2_000_000  # above every CLAIR document (the largest: 1.8M)
 SEGMENT_ENV = "ADACHUNK_SEGMENT_CHARS"

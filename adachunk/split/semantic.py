@@ -32,8 +32,8 @@ from ..errors import AdachunkError
 from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
-from ..tokenize import get_counter
-from ..types import Chunking, Document
+from ..tokens import get_counter
+from ..datatypes import Chunking, Document
 from .assemble import build_chunks
 from .base import Splitter
 from .common import heading_index

@@ -16,7 +16,7 @@ from ..detect.text_units import split_sentences
 from ..params import ComponentParams
 from ..policy import Policy
 from ..registry import splitters
-from ..types import Chunking, Document
+from ..datatypes import Chunking, Document
 from .base import Splitter
 from .common import make_chunking
 

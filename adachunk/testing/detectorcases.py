@@ -18,7 +18,7 @@ from ..detect.base import DetectContext, Detector
 from ..build import build_component
 from ..errors import AdachunkError, Location, ProfileError, ProfileErrors, did_you_mean
 from ..registry import detectors
-from ..types import Document
+from ..datatypes import Document
 
 _SUITE_KEYS = {"detector", "cases", "description"}
 _CASE_KEYS = {"name", "text", "expect", "expect_spans", "description", "split_points", "pairs"}

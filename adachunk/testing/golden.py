@@ -11,7 +11,7 @@ chunking with its file and, when ``ADACHUNK_UPDATE_GOLDEN=1`` is set, rewrites t
 instead.
 
 Example:
-    >>> from adachunk.types import Chunk
+    >>> from adachunk.datatypes import Chunk
     >>> render_snapshot([Chunk(0, 0, 11, "Hello\\nworld", 11, 3)])
     '0 0 11 3 | Hello⏎world\\n'
 """
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from ..types import Chunk
+from ..datatypes import Chunk
 
 UPDATE_ENV = "ADACHUNK_UPDATE_GOLDEN"
 HEAD_CHARS = 40

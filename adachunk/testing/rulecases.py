@@ -36,7 +36,7 @@ from ..cost.lattice import CostRule, rule_cost
 from ..cost.punishments import make_shape
 from ..detect.base import DetectContext
 from ..errors import Location, ProfileError, did_you_mean
-from ..types import span_arrays
+from ..datatypes import span_arrays
 from .detectorcases import CaseResult, CaseSuite, _document_fields, build_detector, case_context
 
 MARKER = "¦"

@@ -3,7 +3,7 @@
 A point (``{"rules.heading": 1.8, "candidates.dp_1100.max_size": 1240}``) becomes a variant of
 the base :class:`~adachunk.policy.Policy` by ``dataclasses.replace``: scaled rule shapes, solver
 overrides, candidate overrides. The detectors are the base policy's own instances and each
-document stays the same :class:`~adachunk.types.Document` object across trials, so its
+document stays the same :class:`~adachunk.datatypes.Document` object across trials, so its
 analysis (structures, tokens, span embeddings) is computed once: a trial costs a cost lattice,
 a solve, post-processing and scoring per document.
 
@@ -11,7 +11,7 @@ What is scored (the *target*):
 
 * a ``dp.v1`` candidate (the default: the pool's first one) or ``solver`` (the solver section
   alone): that chunking, post-processed as the pool does, scored with the intrinsic metrics;
-* ``pool``: every candidate, the winner chosen as :func:`adachunk.select.select_document` does
+* ``pool``: every candidate, the winner chosen as :func:`adachunk.selection.choose.select_document` does
   (with the trial's weights when weights are tuned); candidates the point does not change
   (recursive, page, a DP candidate whose sizes are not tuned while rules are not either) are
   run and scored once per document and reused.
@@ -32,13 +32,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..metrics.aggregate import aggregate
+from ..selection.aggregate import aggregate
 from ..metrics.suite import DEFAULT_KEYS, context_for, score_chunking
 from ..policy import Policy
 from ..policy_types import regime_embedder
-from ..select import _status, choose
-from ..split.pool import run_candidate
-from ..types import Document
+from ..selection.choose import _status, choose
+from ..selection.candidates import run_candidate
+from ..datatypes import Document
 from .space import Space, split_key
 
 
@@ -324,7 +324,7 @@ def regime_value(chunks_by_doc: Mapping[str, list], qa: Any, policy: Policy) -> 
 
 @dataclass
 class _Scored:
-    """What :func:`adachunk.select.choose` reads of a candidate."""
+    """What :func:`adachunk.selection.choose.choose` reads of a candidate."""
 
     status: str
     score: float | None

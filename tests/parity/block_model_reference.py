@@ -7,7 +7,7 @@ from typing import Sequence
 
 from adachunk.detect._block_model import (_AFTER_TABLE, _CAPTION, _LIST_LIKE, _NOTE_LINE, _POINT,  # noqa: F401
                                           _SUPERSCRIPT, _TABLE_LIKE, _UNIT_LINE, SHORT, BlockModel)
-from adachunk.types import Structure
+from adachunk.datatypes import Structure
 
 
 def top_level(blocks: Sequence[Structure]) -> list[Structure]:

@@ -158,7 +158,7 @@ def test_clair_costs_with_loops_equal_the_numpy_lattice(clair_docs, granularity,
     from adachunk import load_profile
     from adachunk.detect.base import DetectContext
     from adachunk.split.dp import detect_all
-    from adachunk.tokenize import CharCounter, get_counter
+    from adachunk.tokens import CharCounter, get_counter
 
     text = clair_docs[1][1]["full_text"][:120_000]
     policy = load_profile("default").policy

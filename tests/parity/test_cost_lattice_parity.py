@@ -132,7 +132,7 @@ def test_clair_document_costs_equal_the_reference(clair_docs, granularity):
     from adachunk import load_profile
     from adachunk.detect.base import DetectContext
     from adachunk.split.dp import detect_all
-    from adachunk.tokenize import CharCounter, get_counter
+    from adachunk.tokens import CharCounter, get_counter
 
     text = clair_docs[0][1]["full_text"][:60_000]
     policy = load_profile("default").policy
@@ -215,7 +215,7 @@ def test_clair_cached_costs_equal_the_uncached_ones(clair_docs, granularity):
     from adachunk import load_profile
     from adachunk.detect.base import DetectContext
     from adachunk.split.dp import detect_all
-    from adachunk.tokenize import CharCounter, get_counter
+    from adachunk.tokens import CharCounter, get_counter
 
     text = clair_docs[0][1]["full_text"][:80_000]
     policy = load_profile("default").policy

@@ -70,7 +70,7 @@ def test_generated_markdown_matches_reference(parts):
 def test_detect_arrays_equal_detect():
     from adachunk.detect.base import DetectContext
     from adachunk.detect.document import DocumentBlockDetector
-    from adachunk.types import Document, span_arrays
+    from adachunk.datatypes import Document, span_arrays
 
     text = examples(".md")[0].read_text(encoding="utf-8")
     for source, doc in (("markdown", None), ("ingested", Document(id="d", text=text, split_points=[5, 90, 400]))):

@@ -23,7 +23,7 @@ from adachunk.detect import text_units as tu
 from adachunk.detect.base import DetectContext
 from adachunk.detect.text_units.line_break import LineBreakDetector, line_break_reference
 from adachunk.detect.text_units import SentenceDetector, WordDetector
-from adachunk.types import Document
+from adachunk.datatypes import Document
 
 from .corpus import example_text, examples
 

@@ -1,7 +1,7 @@
 """Markdown block detector (``markdown.block.v1``) with exact code-point offsets.
 
 :func:`parse_blocks` runs mistletoe's *block* tokenizer only (no inline parsing) and turns its
-parse buffers into :class:`~adachunk.types.Structure` spans. mistletoe reports just the line on
+parse buffers into :class:`~adachunk.datatypes.Structure` spans. mistletoe reports just the line on
 which a block starts, so ends are derived: a block ends on the last non-blank line before its
 next sibling (or before the end of its container), and starts at its first line's content once
 the container prefixes (``>``, list markers, indentation) are skipped. Offsets always point into
@@ -50,7 +50,7 @@ from pydantic import Field
 from ...analysis import MARKDOWN_BLOCKS, MARKDOWN_ROWS
 from ...models import structure as _models
 from ...registry import detectors
-from ...types import SpanArrays, Structure
+from ...datatypes import SpanArrays, Structure
 from . import _fast, _line_scan
 from . import _mistletoe as mm
 from . import _offsets as mo

@@ -26,7 +26,7 @@ from pydantic import Field
 
 from ...models import structure as _models
 from ...registry import detectors
-from ...types import Structure
+from ...datatypes import Structure
 from ..base import DetectContext, Detector, DetectorParams, finalize
 from ._charsets import (_CLOSERS, _MARK_FIRST, _NEVER_END, _NUMBERED, _OPENERS, _SOMETIMES, _STARTERS,
                         _TERM_FIRST, _TITLES)

@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 from ...build import build_component
 from ...errors import AdachunkError, ProfileError
 from ...registry import coref
-from ...types import Document
+from ...datatypes import Document
 from .base import CorefBackend, CorefParams, PairSet, validate_pairs
 from .precomputed import NAME as PRECOMPUTED, PrecomputedBackend, find_side_file, has_pairs
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable
 
 from ...params import ComponentParams
-from ...types import Document
+from ...datatypes import Document
 
 Span = tuple[int, int]
 Pair = tuple[Span, Span]

@@ -44,7 +44,7 @@ from pydantic import Field
 
 from ...errors import ProfileError
 from ...registry import coref
-from ...types import Document
+from ...datatypes import Document
 from . import _spacy
 from .base import CorefBackend, CorefParams, Pair, PairSet, Span, validate_pairs
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ...errors import notice
 from ...registry import coref
-from ...types import Document
+from ...datatypes import Document
 from .base import CorefBackend, PairSet, validate_pairs
 
 

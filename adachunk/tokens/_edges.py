@@ -1,4 +1,4 @@
-"""Token boundaries from a whole-text encoding (:meth:`adachunk.tokenize.TiktokenCounter.boundaries`).
+"""Token boundaries from a whole-text encoding (:meth:`adachunk.tokens.TiktokenCounter.boundaries`).
 
 Per token a *code*: ``2 * (characters that start in its bytes) + (1 if its first byte is a
 UTF-8 continuation byte)``. A token's end is a candidate cut unless the next token opens with a

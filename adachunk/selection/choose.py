@@ -28,13 +28,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .metrics.aggregate import aggregate, best_index
-from .metrics.base import MetricContext
-from .metrics.suite import DEFAULT_KEYS, context_for, score_chunking
-from .policy import Policy
-from .policy_types import SelectSpec
-from .split.pool import run_candidates
-from .types import Chunking, Document
+from .aggregate import aggregate, best_index
+from ..metrics.base import MetricContext
+from ..metrics.suite import DEFAULT_KEYS, context_for, score_chunking
+from ..policy import Policy
+from ..policy_types import SelectSpec
+from .candidates import run_candidates
+from ..datatypes import Chunking, Document
 
 
 @dataclass
@@ -205,7 +205,7 @@ def _score(res: CandidateResult, ctx, keys: tuple[str, ...], skipped: dict[str, 
 
 def _regime_record(ctx: MetricContext) -> dict[str, Any]:
     """The regime as the decision records it, ``embedder: index`` resolved to the model it means."""
-    from .metrics.retrieval import regime_embedder
+    from ..metrics.retrieval import regime_embedder
 
     out = ctx.retrieval.model_dump(mode="json")
     emb = regime_embedder(ctx)
@@ -288,8 +288,8 @@ def _detector_errors(runs, doc: Document, select: SelectSpec) -> list[dict[str, 
     Raises:
         AdachunkError: the structure's error (``ADA306``...), naming the document.
     """
-    from .analysis import is_structure_failure
-    from .errors import notice
+    from ..analysis import is_structure_failure
+    from ..errors import notice
 
     by_structure: dict[str, dict[str, Any]] = {}
     for run in runs:

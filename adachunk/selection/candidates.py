@@ -19,12 +19,12 @@ from ..analysis import is_structure_failure
 from ..build import build_component
 from ..errors import AdachunkError
 from ..policy import Policy
-from .bind import bind
-from .postprocess import postprocess as qc
+from ..split.bind import bind
+from ..split.postprocess import postprocess as qc
 from ..registry import splitters
-from ..types import Chunking, Document
+from ..datatypes import Chunking, Document
 
-log = logging.getLogger("adachunk.split.pool")
+log = logging.getLogger("adachunk.selection.candidates")
 
 
 @dataclass

