@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from . import _gcpause
+from .runtime import gcpause as _gcpause
 from .ingest import read_document
 from .profile.cached import load_profile
 from .profile.resolve import ResolvedProfile, resolve  # noqa: F401 - resolve: for the CLI (adachunk profile)
@@ -37,7 +37,7 @@ SERVICES: dict[str, str] = {
     "dumps": "adachunk.sink.records:dumps",
     "write_error": "adachunk.sink.files:write_error",
     "prepare_tokenizer": "adachunk.tokens:prepare",
-    "preload_jit": "adachunk._jit:preload",
+    "preload_jit": "adachunk.runtime.jit:preload",
     "worker_init": "adachunk.runner.job:worker_init",
     "parse_size": "adachunk.runner.bounds:parse_size",
     "Bounds": "adachunk.runner.bounds:Bounds",
@@ -51,16 +51,16 @@ SERVICES: dict[str, str] = {
     "read_index_meta": "adachunk.sink.vectors:read_index_meta",
     "expand_hits": "adachunk.enrich.expand:expand_hits",
     # score
-    "build_component": "adachunk.build:build_component",
-    "ensure_builtins": "adachunk.components:ensure_builtins",
-    "splitters": "adachunk.registry:splitters",
-    "embedders": "adachunk.registry:embedders",
+    "build_component": "adachunk.components.build:build_component",
+    "ensure_builtins": "adachunk.components.builtins:ensure_builtins",
+    "splitters": "adachunk.components.registry:splitters",
+    "embedders": "adachunk.components.registry:embedders",
     "aggregate": "adachunk.selection.aggregate:aggregate",
     "metric_name": "adachunk.metrics.suite:metric_name",
     "context_for": "adachunk.metrics.suite:context_for",
     "score_chunking": "adachunk.metrics.suite:score_chunking",
     # models, cache
-    "startup_cache": "adachunk._cachedir:",
+    "startup_cache": "adachunk.runtime.cachedir:",
     "m2v": "adachunk.models.embedders.m2v:",
     "resolve_model": "adachunk.models.embedders.st:resolve_model",
     # profile, test
@@ -140,7 +140,7 @@ def chunk_text(text: str, profile: str | os.PathLike | ResolvedProfile = "defaul
         >>> chunks[0].text
         '# Title\\n\\nSome text.'
     """
-    # The document is made and dropped inside the collector pause (see adachunk._gcpause): its
+    # The document is made and dropped inside the collector pause (see adachunk.runtime.gcpause): its
     # analysis goes by reference counting before the collector resumes, which then finds only
     # the chunks to look at instead of every structure of the document.
     with _gcpause.paused():

@@ -143,7 +143,7 @@ class PaperRecursive:
 
 
 def adachunk_runner(size: int, full: bool, paper_compat: bool = False):
-    from adachunk.components import ensure_builtins
+    from adachunk.components.builtins import ensure_builtins
     from adachunk.policy import Policy
     from adachunk.policy_types import SolverSpec
     from adachunk.split import fixed

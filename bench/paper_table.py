@@ -68,7 +68,7 @@ def candidate_chunks(doc, policy, splitter, params):
 
 def splitter_params(splitter: str, params: dict) -> dict:
     """The candidate's parameters, with the paper's token-sum merge when the splitter has it."""
-    from adachunk.registry import splitters
+    from adachunk.components.registry import splitters
 
     fields = getattr(splitters.get(splitter), "Params").model_fields
     return {**params, "paper_compat": True} if "paper_compat" in fields else params
@@ -76,8 +76,8 @@ def splitter_params(splitter: str, params: dict) -> dict:
 
 def run_row(docs, policy, label, splitter, params, per_doc):
     """Scores of one candidate over the corpus, or the reason it cannot run."""
-    from adachunk.components import ensure_builtins
-    from adachunk.registry import splitters
+    from adachunk.components.builtins import ensure_builtins
+    from adachunk.components.registry import splitters
 
     ensure_builtins()
     if splitter not in splitters:

@@ -32,8 +32,8 @@ def _rows(chunking):
 @pytest.fixture
 def detector_calls(monkeypatch):
     """Counts every detector run (all registered detector classes are patched)."""
-    from adachunk.components import ensure_builtins
-    from adachunk.registry import detectors
+    from adachunk.components.builtins import ensure_builtins
+    from adachunk.components.registry import detectors
 
     ensure_builtins()
     calls = []

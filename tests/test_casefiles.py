@@ -203,7 +203,7 @@ def test_case_file_folder_is_searched_for_grammars(tmp_path):
 
 
 def test_ensure_builtin_detectors_registers_all():
-    from adachunk.registry import detectors
+    from adachunk.components.registry import detectors
 
     ensure_builtin_detectors()
     assert {"sentence.v1", "word.v1", "regex.v1", "grammar.lark.v1"} <= set(detectors.names())

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adachunk import _cachedir
+from adachunk.runtime import cachedir as _cachedir
 from adachunk.tokens import _pure as _puretok
 from adachunk.tokens import offline_encoding
 
@@ -215,7 +215,7 @@ def test_compiled_loop_without_any_writable_numba_cache(tmp_path):
         import numpy as np
         from numba import njit
         import loops
-        from adachunk._jit import compiled
+        from adachunk.runtime.jit import compiled
         try:
             njit(cache=True)(loops.total)
             print("plain: cached")
@@ -337,7 +337,7 @@ def test_warm_up_builds_what_the_known_input_needs(monkeypatch):
 
 
 def test_preload_makes_loops_compile_from_their_first_input(monkeypatch):
-    from adachunk import _jit
+    from adachunk.runtime import jit as _jit
 
     monkeypatch.setattr(_jit, "_PRELOADED", [False])
     monkeypatch.setattr(_jit, "_JITTED", {})
@@ -394,7 +394,7 @@ def test_chunk_command_loads_no_legal_or_pdf_modules_for_the_default_profile(tmp
 
     code = textwrap.dedent(f"""
         import sys
-        from adachunk import registry
+        from adachunk.components import registry
         scans = []
         real = registry.Registry._load_entry_points
         registry.Registry._load_entry_points = lambda self: scans.append(self.name) or real(self)

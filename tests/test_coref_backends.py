@@ -15,7 +15,7 @@ from adachunk.models.coref import _spacy, get_backend
 from adachunk.models.coref import maverick as mv
 from adachunk.models.coref.base import PairSet
 from adachunk.models.coref.heuristic import HeuristicBackend, HeuristicParams
-from adachunk.registry import coref
+from adachunk.components.registry import coref
 from adachunk.datatypes import Document
 
 CURIE = (

@@ -12,7 +12,7 @@ import adachunk.detect.markdown as md
 from adachunk.detect.markdown._offsets import LineMap
 from adachunk.detect.base import DetectContext
 from adachunk.detect.markdown import BLOCK_LABELS, heading_title, parse_blocks
-from adachunk.registry import detectors
+from adachunk.components.registry import detectors
 from adachunk.datatypes import Structure
 
 # One document with every label. The expected list is parse_blocks' output in order.

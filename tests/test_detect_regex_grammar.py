@@ -9,7 +9,7 @@ from adachunk.detect.base import DetectContext
 from adachunk.detect.grammar import GrammarDetector, get_matcher, resolve_grammar
 from adachunk.detect.regex import RegexDetector
 from adachunk.errors import InputError, ProfileError
-from adachunk.registry import detectors
+from adachunk.components.registry import detectors
 
 
 def make(type_: str, name: str = "s", base_dirs=(), **fields):

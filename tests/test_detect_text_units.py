@@ -14,7 +14,7 @@ from adachunk.detect.text_units import (
     split_sentences,
     split_words,
 )
-from adachunk.registry import detectors
+from adachunk.components.registry import detectors
 from adachunk.datatypes import Structure
 
 

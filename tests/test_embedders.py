@@ -11,7 +11,7 @@ from adachunk.models.embedders import Embedder, SpanEmbeddings, load_embedder, n
 from adachunk.models.embedders.base import plan_batches
 from adachunk.models.embedders.hashing import HashEmbedder, HashParams
 from adachunk.models.embedders.pooling import GridBuilder, ModelTokenCounter, pieces_of
-from adachunk.registry import embedders
+from adachunk.components.registry import embedders
 
 
 class CountingEmbedder(HashEmbedder):

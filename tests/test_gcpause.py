@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from adachunk import _gcpause
+from adachunk.runtime import gcpause as _gcpause
 from adachunk.split import dp
 
 

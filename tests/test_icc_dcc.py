@@ -13,7 +13,7 @@ from adachunk.metrics.cohesion import ICCParams, IntrachunkCohesion, chunk_piece
 from adachunk.metrics.coherence import (ContextualCoherence, DCCParams, Window, build_windows,
                                         kept_windows)
 from adachunk.models.embedders import Embedder, span_embeddings
-from adachunk.registry import metrics
+from adachunk.components.registry import metrics
 from adachunk.split.assemble import build_chunks
 from adachunk.datatypes import Document
 

@@ -13,10 +13,10 @@ import threading
 
 import pytest
 
-from adachunk.components import ensure_builtins
+from adachunk.components.builtins import ensure_builtins
 from adachunk.policy import Policy
 from adachunk.policy_types import SolverSpec
-from adachunk.registry import splitters
+from adachunk.components.registry import splitters
 from adachunk.split._safe_regex import (
     UnsafePattern,
     compile_safe,

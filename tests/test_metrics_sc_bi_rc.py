@@ -18,7 +18,7 @@ from adachunk.models.coref.precomputed import PrecomputedBackend
 from adachunk.metrics.references import ReferencesCompleteness
 from adachunk.metrics.size import SizeCompliance
 from adachunk.metrics.suite import score_chunking
-from adachunk.registry import coref
+from adachunk.components.registry import coref
 from adachunk.split.assemble import build_chunks
 from adachunk.datatypes import Document
 

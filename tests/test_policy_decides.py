@@ -15,7 +15,7 @@ from adachunk.ingest import read_document
 from adachunk.metrics.blocks import gold_blocks
 from adachunk.models.coref import CorefBackend, PairSet
 from adachunk.metrics.suite import context_for, score_chunking
-from adachunk.registry import coref
+from adachunk.components.registry import coref
 from adachunk.report._ab_moves import explain_moves
 from adachunk.selection.choose import select_document
 from adachunk.split.dp import detect_all, dp_chunk

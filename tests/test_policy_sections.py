@@ -8,14 +8,15 @@ import dataclasses
 import pytest
 from pydantic import ValidationError
 
-from adachunk import build, policy_types
+from adachunk import policy_types
+from adachunk.components import build
 from adachunk.errors import ProfileError, ProfileErrors
 from adachunk.metrics.base import MetricContext
 from adachunk.policy import Policy
 from adachunk.policy_types import SolverSpec
 from adachunk.profile import schema
 from adachunk.profile.resolve import load_profile
-from adachunk.registry import splitters
+from adachunk.components.registry import splitters
 from adachunk.selection.candidates import make_splitter
 from adachunk.datatypes import Document
 

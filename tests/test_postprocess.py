@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from adachunk.components import ensure_builtins
+from adachunk.components.builtins import ensure_builtins
 from adachunk.errors import InternalError
 from adachunk.policy import Policy
 from adachunk.policy_types import SolverSpec

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from adachunk import registry
-from adachunk.components import LAZY, ensure_builtins, load_all
+from adachunk.components import registry
+from adachunk.components.builtins import LAZY, ensure_builtins, load_all
 from adachunk.errors import ProfileError
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adachunk.components import ensure_builtins
+from adachunk.components.builtins import ensure_builtins
 from adachunk.policy import Policy
 from adachunk.policy_types import SolverSpec
 from adachunk.policy_types import PostprocessSpec

@@ -12,7 +12,7 @@ import re
 import pytest
 from pydantic import ValidationError
 
-from adachunk.components import ensure_builtins
+from adachunk.components.builtins import ensure_builtins
 from adachunk.policy import Policy
 from adachunk.policy_types import SolverSpec
 from adachunk.split.common import DocumentTokens

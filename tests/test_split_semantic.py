@@ -7,7 +7,7 @@ import pytest
 from pydantic import ValidationError
 
 from adachunk.api import load_profile
-from adachunk.registry import splitters
+from adachunk.components.registry import splitters
 from adachunk.split.semantic import SemanticParams, SemanticSplitter, gradient_breaks, hard_split
 from adachunk.tokens import get_counter
 from adachunk.datatypes import Document

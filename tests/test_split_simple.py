@@ -7,12 +7,12 @@ import json
 import pytest
 
 from adachunk.cli.main import main
-from adachunk.components import ensure_builtins
+from adachunk.components.builtins import ensure_builtins
 from adachunk.errors import ProfileError
 from adachunk.policy import Policy
 from adachunk.policy_types import SolverSpec
 from adachunk.policy_types import PostprocessSpec
-from adachunk.registry import splitters
+from adachunk.components.registry import splitters
 from adachunk.selection.candidates import CandidateRun, make_splitter, run_candidates
 from adachunk.tokens import get_counter
 from adachunk.datatypes import Chunking, Document, Page

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from adachunk.components import LAZY, load_all
-from adachunk.params import ComponentParams
-from adachunk.registry import splitters
+from adachunk.components.builtins import LAZY, load_all
+from adachunk.components.params import ComponentParams
+from adachunk.components.registry import splitters
 from adachunk.split.base import Splitter
 
 load_all()  # the eager modules (dp.v1) and every lazy one

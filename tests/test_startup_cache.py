@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from adachunk import _cachedir
+from adachunk.runtime import cachedir as _cachedir
 from adachunk.cli.main import main
 
 

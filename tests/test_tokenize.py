@@ -218,7 +218,7 @@ def test_token_edges_loop_equals_its_numpy_twin(tokens):
     """The compiled boundary pass, its plain-Python run and the numpy passes agree on any
     sequence of token codes (characters begun, opening continuation byte), the codes read from
     a table by the tokens' ids (ids 0..n-1 map to the codes in reverse order)."""
-    from adachunk._jit import compiled
+    from adachunk.runtime.jit import compiled
     from adachunk.tokens import _token_edges_numpy, token_edges_of_ids
 
     codes = np.array([2 * begun + cont for begun, cont in tokens], dtype=np.int64)

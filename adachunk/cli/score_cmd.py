@@ -171,7 +171,7 @@ def _optional(module: str):
 
 def _splitter(name: str, params: dict[str, Any]):
     """The splitter ``name`` with ``params``: via the candidate pool factory when present, else
-    built from the splitter registry (:func:`adachunk.build.build_component`)."""
+    built from the splitter registry (:func:`adachunk.components.build.build_component`)."""
     pool = _optional("adachunk.selection.candidates")
     if pool is not None:
         return pool.make_splitter(name, params)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import compiled, numba_loaded
+from ..runtime.jit import compiled, numba_loaded
 from . import _lattice_loops as loops
 from .candidates import JIT_MIN_CANDIDATES, Finder
 from . import punishments

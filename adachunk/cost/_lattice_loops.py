@@ -8,7 +8,7 @@ the integers and floats are the numpy path's bit for bit
 (``tests/parity/test_cost_lattice_loops.py`` runs both, compiled and as plain Python, against :mod:`adachunk.cost.reference`).
 
 The functions are plain Python (their own reference twins) compiled by
-:func:`adachunk._jit.compiled` when the lattice decides that pays. The helpers stay in this file:
+:func:`adachunk.runtime.jit.compiled` when the lattice decides that pays. The helpers stay in this file:
 Numba's disk cache notices edits to the compiled function's own file only.
 
 ``mode`` says how a candidate index is found (:class:`adachunk.cost.candidates.Finder`):

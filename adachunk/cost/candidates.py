@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import compiled, numba_loaded
+from ..runtime.jit import compiled, numba_loaded
 from ._lattice_loops import BLOCK_BITS, rank_loop
 
 # From this many candidates a document's lattice runs the compiled loops of

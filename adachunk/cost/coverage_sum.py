@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import compiled, numba_loaded
+from ..runtime.jit import compiled, numba_loaded
 
 JIT_MIN_CELLS = 4_000_000  # rules x candidates from which compiling pays in a fresh process
 

@@ -4,7 +4,7 @@ A rule punishes cuts ``on`` a structure (strictly inside it) and ``off`` it (in 
 up to the next structure with the same label). Within a region of length ``L`` a shape gives the
 cost at distance ``d`` from the region's origin. Shapes are piecewise linear, described as
 segments ``(d0, d1, v0, v1)``: on ``d0 <= d < d1`` the value goes linearly from ``v0`` to ``v1``
-(outside every segment it is 0). New shapes register in :data:`adachunk.registry.shapes`.
+(outside every segment it is 0). New shapes register in :data:`adachunk.components.registry.shapes`.
 
 The five shapes are darn's, made independent of the unit:
 
@@ -26,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..registry import shapes
+from ..components.registry import shapes
 
 Segments = list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
 ShapeFn = Callable[[np.ndarray, float, "float | None"], Segments]

@@ -1,6 +1,6 @@
 """The detector contract.
 
-A detector is a class registered in :data:`adachunk.registry.detectors` under a versioned name
+A detector is a class registered in :data:`adachunk.components.registry.detectors` under a versioned name
 (``markdown.block.v1``, ``regex.v1``, ...). It declares its profile fields as a pydantic model in
 ``Params`` (``extra="forbid"``; the ``type`` key is handled by the profile layer and is *not* part
 of ``Params``). The profile layer validates the fields, then builds the detector once per resolved
@@ -20,7 +20,7 @@ from typing import Any, Callable, ClassVar, Literal, Sequence
 
 from pydantic import Field
 
-from ..params import ComponentParams
+from ..components.params import ComponentParams
 from ..policy_types import metrics_section
 from ..datatypes import Document, Memo, SpanArrays, Structure, span_arrays
 

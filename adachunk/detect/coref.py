@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ..registry import detectors
+from ..components.registry import detectors
 from ..datatypes import Structure
 from .base import DetectContext, Detector, DetectorParams
 

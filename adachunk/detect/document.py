@@ -33,7 +33,7 @@ import numpy as np
 from pydantic import Field
 
 from ..errors import notice
-from ..registry import detectors
+from ..components.registry import detectors
 from ..datatypes import SpanArrays, Structure, span_arrays
 from ._block_model import BlockModel, FootnoteMode, bound_block_arrays
 from .base import DetectContext, Detector, DetectorParams

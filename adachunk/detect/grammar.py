@@ -56,7 +56,7 @@ from pydantic import Field
 
 from ..datafiles import data_dir
 from ..errors import InputError, ProfileError, did_you_mean
-from ..registry import detectors
+from ..components.registry import detectors
 from ..datatypes import Structure
 from ._grammar_matcher import _Matcher, get_matcher
 from ._timebound import time_bound

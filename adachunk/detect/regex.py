@@ -19,7 +19,7 @@ import regex as _regex
 from pydantic import Field
 
 from ..errors import InputError, ProfileError
-from ..registry import detectors
+from ..components.registry import detectors
 from ..datatypes import Structure
 from . import _re_fast
 from .base import DetectContext, Detector, DetectorParams, finalize

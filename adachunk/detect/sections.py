@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from pydantic import Field, model_validator
 
-from ..registry import detectors
+from ..components.registry import detectors
 from ..datatypes import SpanArrays, Structure, span_arrays
 from .base import DetectContext, Detector, DetectorParams
 from .markdown import shared_rows

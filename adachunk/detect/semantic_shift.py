@@ -23,7 +23,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
-from ..registry import detectors
+from ..components.registry import detectors
 from ..datatypes import SpanArrays, Structure
 from .base import DetectContext, Detector, DetectorParams
 

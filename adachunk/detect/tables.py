@@ -34,7 +34,7 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from ..registry import detectors
+from ..components.registry import detectors
 from ..datatypes import SpanArrays, Structure, span_arrays
 from .base import DetectContext, Detector, DetectorParams
 from .document import _PAGE_BREAK

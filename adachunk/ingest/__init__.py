@@ -1,6 +1,6 @@
 """Readers that turn input files into :class:`~adachunk.datatypes.Document` objects."""
 
-from ..registry import readers as _readers
+from ..components.registry import readers as _readers
 from .files import check_input_file, max_input_bytes, read_text_bytes
 from .readers import InputWarning, read_document, supported_suffixes
 

@@ -42,8 +42,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..params import ComponentParams
-from ..registry import readers
+from ..components.params import ComponentParams
+from ..components.registry import readers
 from ..datatypes import Document
 from ._docx_body import BodyWalker
 from ._docx_package import open_package

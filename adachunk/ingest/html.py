@@ -38,8 +38,8 @@ from typing import Literal
 from pydantic import Field
 
 from ..errors import InputError, Location
-from ..params import ComponentParams
-from ..registry import readers
+from ..components.params import ComponentParams
+from ..components.registry import readers
 from ..datatypes import Document
 from ._html_blocks import Walker
 from ._html_clean import content_roots, flat_skip

@@ -40,8 +40,8 @@ from typing import Any, Callable, Iterator, Literal
 
 from pydantic import Field
 
-from ..params import ComponentParams
-from ..registry import Registry, readers
+from ..components.params import ComponentParams
+from ..components.registry import Registry, readers
 from ..datatypes import Document
 from ._pdf_errors import corrupt_error, no_text_error
 from ._pdf_model import PageContent, RawPage

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import AdachunkWarning, InputError, Location, missing_dependency, notice
-from ..registry import readers
+from ..components.registry import readers
 from ..datatypes import Document, Page
 from .files import _MAX_BYTES, check_input_file, read_input_bytes, read_text_bytes
 

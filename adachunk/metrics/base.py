@@ -1,6 +1,6 @@
 """The metric contract shared by SC, BI, RC, ICC and DCC.
 
-A metric is a class registered in :data:`adachunk.registry.metrics` under a versioned name
+A metric is a class registered in :data:`adachunk.components.registry.metrics` under a versioned name
 (``sc.v1``) with a short ``key`` (``sc``) used in profile weights and outputs. ``score(chunks,
 ctx)`` returns a :class:`MetricResult`: a value in [0, 1], or ``None`` with the reason, plus
 per-chunk detail for reports.

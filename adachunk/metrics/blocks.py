@@ -28,8 +28,8 @@ from typing import Sequence
 
 from pydantic import Field
 
-from ..params import ComponentParams
-from ..registry import metrics
+from ..components.params import ComponentParams
+from ..components.registry import metrics
 from ..datatypes import Chunk, Document
 from .base import Metric, MetricContext, MetricResult
 

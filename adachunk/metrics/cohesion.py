@@ -26,8 +26,8 @@ from typing import Sequence
 import numpy as np
 from pydantic import Field
 
-from ..params import ComponentParams
-from ..registry import metrics
+from ..components.params import ComponentParams
+from ..components.registry import metrics
 from ..datatypes import Chunk
 from .base import Metric, MetricContext, MetricResult
 from ..models.embedders.blocks import BlockSource, block_starts

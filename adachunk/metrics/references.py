@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from ..registry import metrics
+from ..components.registry import metrics
 from ..datatypes import Chunk
 from .base import Metric, MetricContext, MetricResult
 from .blocks import cut_points

@@ -39,7 +39,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..registry import metrics
+from ..components.registry import metrics
 from ..datatypes import Chunk
 from .base import Metric, MetricContext, MetricResult
 from ..models.embedders.base import weighted_mean

@@ -12,7 +12,7 @@ with ``ctx.counter``.
 
 from __future__ import annotations
 
-from ..registry import metrics
+from ..components.registry import metrics
 from ..datatypes import Chunk
 from .base import Metric, MetricContext, MetricResult
 

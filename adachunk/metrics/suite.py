@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Iterable
 
-from ..registry import metrics
+from ..components.registry import metrics
 from ..datatypes import METRIC_KEYS, Chunk, Document
 from .base import MetricContext, MetricResult
 
@@ -22,7 +22,7 @@ _instances: dict[Any, Any] = {}
 
 
 def _ensure_registered() -> None:
-    from ..components import ensure_builtins
+    from ..components.builtins import ensure_builtins
 
     ensure_builtins()
     # our own metrics register on import; import them even if components.py does not list them

@@ -32,7 +32,7 @@ def lent(name: str) -> Callable[..., Any]:
         LookupError: nothing lends ``name`` even with the built-ins loaded (a programming error).
     """
     if name not in _LENT:
-        from ..components import ensure_builtins
+        from ..components.builtins import ensure_builtins
 
         ensure_builtins()
     try:

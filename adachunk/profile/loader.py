@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..datafiles import data_dir
-from .. import build
+from ..components import build
 from ..errors import Location, ProfileError, did_you_mean
 from . import confine
 from .confine import search_paths
@@ -165,7 +165,7 @@ def _dotted(path: tuple) -> str:
 
 def validation_errors(exc: ValidationError, data: Any, model: type, prefix: tuple = ()) -> list[ProfileError]:
     """Turn pydantic errors on the value at ``prefix`` of ``data`` into ``ADA2xx`` errors located
-    at their YAML source (the one translator: :func:`adachunk.build.validation_errors`)."""
+    at their YAML source (the one translator: :func:`adachunk.components.build.validation_errors`)."""
     return build.validation_errors(exc, build.node_at(data, prefix), model, prefix,
                                    locate=lambda path: mark_at(data, path))
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..build import component_params, errors_of, located
+from ..components.build import component_params, errors_of, located
 from ..errors import AdachunkError, ProfileError
 from ..policy_types import regime_embedder
-from ..registry import embedders
+from ..components.registry import embedders
 from ..split.ladder import is_auto, size_ladder, uses_embedder
 from .schema import Profile
 from .yamlmarks import mark_at

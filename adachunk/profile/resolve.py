@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from ..datafiles import data_dir
-from ..build import component_params, errors_of, located
-from ..components import ensure_builtins
+from ..components.build import component_params, errors_of, located
+from ..components.builtins import ensure_builtins
 from ..cost.lattice import CostRule
 from ..cost.punishments import make_shape
 from ..errors import AdachunkError, ProfileError, ProfileErrors, did_you_mean
 from ..policy import Policy
-from ..registry import detectors, embedders, shapes, splitters, tokenizers
+from ..components.registry import detectors, embedders, shapes, splitters, tokenizers
 from ..split.ladder import expand, is_auto
 from . import confine, overrides as flag_sizes, regime
 from .limits import component_limit_errors, remote_llm_warnings

@@ -301,8 +301,8 @@ def json_schema(kind: str = "profile") -> dict:
     """JSON Schema (draft 2020-12) of a profile file (``kind="profile"``) or a rule pack
     (``kind="pack"``), with registered detectors, splitters, embedders, coreference backends
     and shapes spelled out so an editor can complete and check every field."""
-    from ..components import ensure_builtins
-    from ..registry import coref, detectors, embedders, shapes, splitters
+    from ..components.builtins import ensure_builtins
+    from ..components.registry import coref, detectors, embedders, shapes, splitters
     from .schema import Profile, RulePack
 
     ensure_builtins()

@@ -14,14 +14,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..components import ensure_builtins
+from ..components.builtins import ensure_builtins
 from ..analysis import is_structure_failure
-from ..build import build_component
+from ..components.build import build_component
 from ..errors import AdachunkError
 from ..policy import Policy
 from ..split.bind import bind
 from ..split.postprocess import postprocess as qc
-from ..registry import splitters
+from ..components.registry import splitters
 from ..datatypes import Chunking, Document
 
 log = logging.getLogger("adachunk.selection.candidates")
@@ -58,7 +58,7 @@ def make_splitter(type_name: str, params: dict[str, Any] | None = None) -> Any:
 
     Raises:
         ProfileError: ``ADA205`` for an unknown splitter (listing the known ones), ``ADA202`` for
-            an unknown parameter, ``ADA203`` for a bad value (:func:`adachunk.build.build_component`).
+            an unknown parameter, ``ADA203`` for a bad value (:func:`adachunk.components.build.build_component`).
     """
     ensure_builtins()
     # params may come from elsewhere than a resolved profile (tune variants, the API, benchmarks),

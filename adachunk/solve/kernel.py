@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import compiled, is_compiled, numba_loaded, preloaded
+from ..runtime.jit import compiled, is_compiled, numba_loaded, preloaded
 
 INF = 1 << 62  # a Python int: Numba freezes it as an int64 constant
 # The uncompiled loop costs about 0.85 µs per candidate, loading Numba and its cached machine

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..params import ComponentParams
+from ..components.params import ComponentParams
 from ..policy import Policy
 from ..datatypes import Chunking, Document
 

@@ -16,15 +16,15 @@ from typing import Any
 import numpy as np
 from pydantic import Field, model_validator
 
-from .. import _gcpause
+from ..runtime import gcpause as _gcpause
 from ..analysis import CODE_POINTS, analysis_of
 from ..cost import punishments
 from ..cost.lattice import CostCache, breakdown, build_costs
 from ..detect.base import DetectContext
-from ..params import ComponentParams
+from ..components.params import ComponentParams
 from ..policy import Policy
 from ..policy_types import SolverSpec
-from ..registry import splitters
+from ..components.registry import splitters
 from ..solve.solver import Solution, solve
 from ..tokens import get_counter
 from ..datatypes import Chunking, Document, SpanArrays, span_arrays
@@ -227,7 +227,7 @@ def _chars_counts(lat: Candidates, cuts: list[int], known: dict) -> list[int]:
 def dp_chunk(doc: Document, policy: Policy, settings: SolverSpec | None = None, *, explain: bool = False) -> Chunking:
     """Chunk one document optimally under ``policy`` (optionally with per-cut explanations).
 
-    The cyclic garbage collector is paused for the call (:mod:`adachunk._gcpause`): chunking
+    The cyclic garbage collector is paused for the call (:mod:`adachunk.runtime.gcpause`): chunking
     makes no cyclic garbage, and its collections were 8-13% of the time.
     """
     with _gcpause.paused():

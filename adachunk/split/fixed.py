@@ -13,9 +13,9 @@ import itertools
 
 from pydantic import Field, model_validator
 
-from ..params import ComponentParams
+from ..components.params import ComponentParams
 from ..policy import Policy
-from ..registry import splitters
+from ..components.registry import splitters
 from ..datatypes import Chunking, Document
 from .base import Splitter
 from .common import DocumentTokens, make_chunking, token_index

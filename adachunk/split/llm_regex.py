@@ -32,9 +32,9 @@ from pydantic_core import PydanticCustomError
 from ..detect.base import DetectContext
 from ..errors import Location, ProfileError
 from ..detect.markdown import shared_blocks
-from ..params import ComponentParams
+from ..components.params import ComponentParams
 from ..policy import Policy
-from ..registry import splitters
+from ..components.registry import splitters
 from ..tokens import get_counter
 from ..datatypes import Chunking, Document, Structure
 from . import _llm_client as llm

@@ -14,9 +14,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..params import ComponentParams
+from ..components.params import ComponentParams
 from ..policy import Policy
-from ..registry import splitters
+from ..components.registry import splitters
 from ..datatypes import Chunking, Document
 from .base import Splitter
 from .common import make_chunking

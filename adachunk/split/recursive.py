@@ -40,9 +40,9 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from ..params import ComponentParams
+from ..components.params import ComponentParams
 from ..policy import Policy
-from ..registry import splitters
+from ..components.registry import splitters
 from ..datatypes import Chunking, Document
 from .base import Splitter
 from .common import MARGIN, DocumentTokens, make_chunking, token_index

@@ -29,9 +29,9 @@ from pydantic import Field, field_validator
 
 from ..detect.text_units import split_sentences
 from ..errors import AdachunkError
-from ..params import ComponentParams
+from ..components.params import ComponentParams
 from ..policy import Policy
-from ..registry import splitters
+from ..components.registry import splitters
 from ..tokens import get_counter
 from ..datatypes import Chunking, Document
 from .assemble import build_chunks

@@ -13,9 +13,9 @@ import itertools
 from pydantic import Field
 
 from ..detect.text_units import split_sentences
-from ..params import ComponentParams
+from ..components.params import ComponentParams
 from ..policy import Policy
-from ..registry import splitters
+from ..components.registry import splitters
 from ..datatypes import Chunking, Document
 from .base import Splitter
 from .common import make_chunking

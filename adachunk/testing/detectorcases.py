@@ -15,9 +15,9 @@ from typing import Any, Sequence
 
 import yaml
 from ..detect.base import DetectContext, Detector
-from ..build import build_component
+from ..components.build import build_component
 from ..errors import AdachunkError, Location, ProfileError, ProfileErrors, did_you_mean
-from ..registry import detectors
+from ..components.registry import detectors
 from ..datatypes import Document
 
 _SUITE_KEYS = {"detector", "cases", "description"}
@@ -80,7 +80,7 @@ class CaseResult:
 
 def ensure_builtin_detectors() -> None:
     """Make the built-in detectors known to the registry (lazily declared ones included)."""
-    from ..components import ensure_builtins
+    from ..components.builtins import ensure_builtins
 
     ensure_builtins()
 

@@ -29,10 +29,10 @@ from typing import Protocol
 
 import numpy as np
 
-from .._jit import compiled, numba_loaded
+from ..runtime.jit import compiled, numba_loaded
 from ._edges import _token_codes, _token_edges_numpy, token_edges_of_ids
 from ._vocab import _check_name, offline_encoding
-from ..registry import tokenizers
+from ..components.registry import tokenizers
 
 _lock = threading.Lock()
 

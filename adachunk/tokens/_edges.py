@@ -2,7 +2,7 @@
 
 Per token a *code*: ``2 * (characters that start in its bytes) + (1 if its first byte is a
 UTF-8 continuation byte)``. A token's end is a candidate cut unless the next token opens with a
-continuation byte. :func:`token_edges_of_ids` (compiled by :func:`adachunk._jit.compiled`, its
+continuation byte. :func:`token_edges_of_ids` (compiled by :func:`adachunk.runtime.jit.compiled`, its
 own plain twin) turns the tokens' ids and a table of codes into offsets and prefix token counts
 in one loop, :func:`_token_edges_numpy` the codes themselves in numpy passes. The compiled
 function stays in this file: Numba's disk cache watches the compiled function's own file only.

@@ -7,7 +7,7 @@ the CLAIR corpus) at about 0.5 s per megabyte against tiktoken's 0.17 s, so it i
 start for the first few hundred kilobytes of a process.
 
 Even a plain dict of the 200k o200k ranks takes ~0.1 s to build, so the user cache
-(:mod:`adachunk._cachedir`) holds the vocabulary cut into 65,536 buckets by a hash (CRC-32) of
+(:mod:`adachunk.runtime.cachedir`) holds the vocabulary cut into 65,536 buckets by a hash (CRC-32) of
 the first five bytes of each token, each bucket its own marshal record: a 10 KB text loads
 ~1,200 buckets holding ~10k of the 200k tokens (20 ms instead of 100). The entry is keyed by the sha256 of the bundled rank file, which is verified
 against tiktoken's published digest (ADA212) whenever the entry is built.
@@ -97,7 +97,7 @@ def cached_ranks(name: str) -> tuple[LazyRanks, bytes]:
     Raises:
         ProfileError: ADA212 when the bundled vocabulary does not match its published sha256.
     """
-    from .. import _cachedir
+    from ..runtime import cachedir as _cachedir
 
     entry = f"ranks-{name}-v{_FORMAT}-{bundled_digest(name)}.marshal"
     parts = _cachedir.read_marshal(entry)

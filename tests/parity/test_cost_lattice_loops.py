@@ -194,7 +194,7 @@ def test_round_add_rounds_half_to_even_and_clears_the_scratch_row(loops_on):
 def test_rank_table_counts_the_candidates_before_each_position(monkeypatch, positions, extra, numpy_path):
     """``Finder``'s blocked rank table (by the compiled pass, its plain twin, or numpy) gives
     ``#{P < x}`` for every ``x`` in ``0..n+1``, across block edges (256 positions)."""
-    from adachunk._jit import compiled
+    from adachunk.runtime.jit import compiled
     from adachunk.cost import _lattice_loops as loops
     from adachunk.cost import candidates
 

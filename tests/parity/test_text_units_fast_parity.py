@@ -177,8 +177,8 @@ def test_split_functions_dispatch_to_the_scan(monkeypatch):
 
 
 def test_kernel_runs_uncompiled_too():
-    """The loop is plain Python as well (``adachunk._jit``): both give the same arrays."""
-    from adachunk._jit import compiled
+    """The loop is plain Python as well (``adachunk.runtime.jit``): both give the same arrays."""
+    from adachunk.runtime.jit import compiled
 
     text = "Mr. J. Smith (b) in Art. 5. The end\u2026 Next!\r\n# H\n1. Item e.g. U.S. \u5b57\u3002\U0001f600"
     codes = _scan.codes_of(text)

@@ -49,7 +49,7 @@ from pydantic import Field
 
 from ...analysis import MARKDOWN_BLOCKS, MARKDOWN_ROWS
 from ...models import structure as _models
-from ...registry import detectors
+from ...components.registry import detectors
 from ...datatypes import SpanArrays, Structure
 from . import _fast, _line_scan
 from . import _mistletoe as mm

@@ -121,14 +121,14 @@ def _entry_name(source: str, path: str) -> str:
 
 def _cached_code(entry: str):
     """The cached transformed code stored under ``entry``, or None."""
-    from ... import _cachedir
+    from ...runtime import cachedir as _cachedir
 
     code = _cachedir.read_marshal(entry)
     return code if isinstance(code, types.CodeType) else None
 
 
 def _store_code(entry: str, code) -> None:
-    from ... import _cachedir
+    from ...runtime import cachedir as _cachedir
 
     _cachedir.write_marshal(entry, code)
 

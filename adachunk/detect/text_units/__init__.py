@@ -25,7 +25,7 @@ import numpy as np
 from pydantic import Field
 
 from ...models import structure as _models
-from ...registry import detectors
+from ...components.registry import detectors
 from ...datatypes import Structure
 from ..base import DetectContext, Detector, DetectorParams, finalize
 from ._charsets import (_CLOSERS, _MARK_FIRST, _NEVER_END, _NUMBERED, _OPENERS, _SOMETIMES, _STARTERS,

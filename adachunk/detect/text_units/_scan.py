@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._jit import compiled, numba_loaded
+from ...runtime.jit import compiled, numba_loaded
 from . import _scan_tables as T
 from ._scan_kernel import HELPERS, MAPPED_CHARS, fused_scan, sentence_spans
 

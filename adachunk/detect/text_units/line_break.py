@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...registry import detectors
+from ...components.registry import detectors
 from .._re_fast import _regex_space
 from ..base import DetectorParams
 from . import ScannedUnitDetector

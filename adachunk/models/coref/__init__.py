@@ -16,9 +16,9 @@ import json
 import logging
 from typing import Any, Callable, Mapping
 
-from ...build import build_component
+from ...components.build import build_component
 from ...errors import AdachunkError, ProfileError
-from ...registry import coref
+from ...components.registry import coref
 from ...datatypes import Document
 from .base import CorefBackend, CorefParams, PairSet, validate_pairs
 from .precomputed import NAME as PRECOMPUTED, PrecomputedBackend, find_side_file, has_pairs

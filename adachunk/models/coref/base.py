@@ -1,8 +1,8 @@
 """The coreference backend contract used by References Completeness (RC).
 
-A backend is a class registered in :data:`adachunk.registry.coref` under a versioned name
+A backend is a class registered in :data:`adachunk.components.registry.coref` under a versioned name
 (``precomputed.v1``, ``heuristic.v1``, ``maverick.v1``). It is built as ``Backend(params)``
-with its own :class:`~adachunk.params.ComponentParams` model ``Params`` (the profile's
+with its own :class:`~adachunk.components.params.ComponentParams` model ``Params`` (the profile's
 ``metrics.coref`` fields other than ``type``), and answers :meth:`CorefBackend.pairs` with a
 :class:`PairSet`: entity→pronoun pairs in code-point offsets of ``doc.text`` with INCLUSIVE ends
 (the paper's convention), ``[[e_start, e_end], [p_start, p_end]]``.
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable
 
-from ...params import ComponentParams
+from ...components.params import ComponentParams
 from ...datatypes import Document
 
 Span = tuple[int, int]

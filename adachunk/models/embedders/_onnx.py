@@ -11,7 +11,7 @@ The model is exported once from its own weights (``torch.onnx.export``, which ne
 transformers and the ``onnx`` package: the ``ml`` extra) into adachunk's start-up cache, keyed by
 the weights' and configuration's content and the exporter's versions, so every virtual
 environment that holds the same weights shares one export (:func:`export_key`); a damaged entry
-reads as a miss (:mod:`adachunk._cachedir`, which also bounds the folder's size) and is exported
+reads as a miss (:mod:`adachunk.runtime.cachedir`, which also bounds the folder's size) and is exported
 again. Only the plain sentence-transformers
 shape is exported: a Transformer, then mean or CLS pooling, then an optional Normalize, no prompt,
 no remote code (:func:`plain_model`) and a declared ``max_seq_length`` (the pooled variant of long
@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ... import _cachedir
+from ...runtime import cachedir as _cachedir
 
 log = logging.getLogger("adachunk.embedders")
 

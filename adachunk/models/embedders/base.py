@@ -19,7 +19,7 @@ from typing import ClassVar, Sequence
 import numpy as np
 from pydantic import Field
 
-from ...params import ComponentParams
+from ...components.params import ComponentParams
 
 
 class EmbedderParams(ComponentParams):

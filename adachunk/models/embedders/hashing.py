@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 from pydantic import Field
 
-from ...registry import embedders
+from ...components.registry import embedders
 from .base import Embedder, EmbedderParams, normalise
 
 _WORD = re.compile(r"\w+")

@@ -20,7 +20,7 @@ import numpy as np
 from pydantic import Field
 
 from ...errors import ProfileError
-from ...registry import embedders
+from ...components.registry import embedders
 from .base import Embedder, EmbedderParams, normalise
 
 _lock = threading.Lock()

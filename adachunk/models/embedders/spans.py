@@ -231,10 +231,10 @@ def validate_spec(spec: Any) -> tuple[type, Any]:
     Raises:
         ProfileError: ADA205 for an unknown type (with "did you mean"), ADA202/ADA203/ADA204 for
             bad params (:class:`~adachunk.errors.ProfileErrors` when there are several), through
-            the one translator every registry shares (:func:`adachunk.build.component_params`).
+            the one translator every registry shares (:func:`adachunk.components.build.component_params`).
     """
-    from ...build import component_params
-    from ...registry import embedders
+    from ...components.build import component_params
+    from ...components.registry import embedders
 
     d = _spec_dict(spec)
     d.setdefault("type", DEFAULT_EMBEDDER["type"])

@@ -33,7 +33,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from ...errors import ProfileError
-from ...registry import embedders
+from ...components.registry import embedders
 from ..device import cuda_batch_tokens
 from ..device import requested as requested_device
 from ..device import resolve as resolve_device

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import AdachunkError, Location, ProfileError, ProfileErrors, did_you_mean
+from ..errors import AdachunkError, Location, ProfileError, ProfileErrors, did_you_mean
 
 #: Finds the source of the key at a path (``(file, line, column)``), or None when unknown.
 Locate = Callable[[tuple], "tuple | None"]
@@ -179,7 +179,7 @@ def component_params(registry: Any, spec: dict, key_path: tuple = (), *, reserve
     """The registered class named by ``spec["type"]`` and its validated ``Params``.
 
     Args:
-        registry: a :class:`~adachunk.registry.Registry`.
+        registry: a :class:`~adachunk.components.registry.Registry`.
         spec: ``{type: name, **fields}``; keys in ``reserved`` are not fields.
         key_path: where ``spec`` sits (``("candidates", 0)``), for key paths and locations.
         reserved: keys of ``spec`` that are not the component's fields.
@@ -221,7 +221,7 @@ def build_component(registry: Any, spec: dict, key_path: tuple = (), *,
     """Look up, validate (see :func:`component_params`) and instantiate a component.
 
     Args:
-        registry: a :class:`~adachunk.registry.Registry`.
+        registry: a :class:`~adachunk.components.registry.Registry`.
         spec: ``{type: name, **fields}``.
         key_path: where ``spec`` sits, for key paths and locations.
         factory: ``(class, params) → instance``; default ``class(params)``.

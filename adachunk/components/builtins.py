@@ -2,7 +2,7 @@
 
 The engine's own modules (tokenizers, shapes, Markdown/text/regex detectors, the DP splitter,
 the text readers) are imported: every command needs them. The others are declared lazily (name
--> module, :meth:`~adachunk.registry.Registry.lazy`; the PDF reader in ``adachunk.ingest``): a
+-> module, :meth:`~adachunk.components.registry.Registry.lazy`; the PDF reader in ``adachunk.ingest``): a
 profile may name them, validation and "did you mean" know them, and their module (Lark, the metrics, the other splitters) is imported only
 when a profile uses one, which keeps ``adachunk chunk`` start-up short.
 ``tests/test_registry.py`` checks that each module registers exactly the names declared here.

@@ -13,7 +13,7 @@ import importlib
 from importlib import metadata
 from typing import Any, Generic, TypeVar
 
-from .errors import ProfileError, did_you_mean
+from ..errors import ProfileError, did_you_mean
 
 T = TypeVar("T")
 
