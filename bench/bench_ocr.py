@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "pdf-real"
 OUT = ROOT / "bench" / "out" / "ocr"
 sys.path.insert(0, str(ROOT))
-from adachunk.ingest import _pdf_ocr  # noqa: E402
+from adachunk.ingest.pdf import _ocr as _pdf_ocr  # noqa: E402
 
 # four kinds of page: a three-column gazette in small print, an agenda, a transcript with line
 # numbers in its margin, a ruled table
@@ -47,7 +47,7 @@ _TOKEN = re.compile(r"\w+")
 
 # ----------------------------------------------------------------------------- RapidOCR, for comparison
 # (pip install rapidocr-onnxruntime: ONNX models inside the wheel; not an adachunk engine, see
-# adachunk/ingest/_pdf_ocr.py for why)
+# adachunk/ingest/pdf/_ocr.py for why)
 _RAPID: Any = None  # the engine object loads three ONNX sessions: build it once
 
 
@@ -142,7 +142,7 @@ def cpu_seconds() -> float:
 
 def run_engine(scan: bytes, n_pages: int, engine: str, dpi: int) -> tuple[dict[int, str], float, float]:
     """OCR every page of the scan: page → words joined, wall seconds and CPU seconds taken."""
-    from adachunk.ingest._pdf_ocr import ocr_words
+    from adachunk.ingest.pdf._ocr import ocr_words
 
     start, cpu = time.perf_counter(), cpu_seconds()
     words = ocr_words(scan, list(range(1, n_pages + 1)), engine, dpi=dpi)
@@ -216,7 +216,7 @@ def main() -> int:
     if not CORPUS.is_dir():
         print(f"skipped: {CORPUS} is absent")
         return 0
-    from adachunk.ingest._pdf_ocr import available_engine
+    from adachunk.ingest.pdf._ocr import available_engine
 
     register_rapidocr()
     OUT.mkdir(parents=True, exist_ok=True)

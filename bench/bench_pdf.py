@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 import pdf_corpus  # noqa: E402
 import pdf_factory  # noqa: E402
 
-from adachunk.ingest import _pdf_extract as ex  # noqa: E402
-from adachunk.ingest._pdf_render import render  # noqa: E402
+from adachunk.ingest.pdf import _extract as ex  # noqa: E402
+from adachunk.ingest.pdf._render import render  # noqa: E402
 from adachunk.ingest.pdf import PdfOptions, convert_pdf, layout_pages  # noqa: E402
 
 

@@ -31,9 +31,9 @@ def norm(s: str) -> str:
 
 def truth(path: Path) -> tuple[list[str], list[str]]:
     """Heading texts and table cell texts of a file, read from its XML with adachunk's style rules."""
-    from adachunk.ingest._docx_styles import Styles
-    from adachunk.ingest._docx_text import InlineReader
-    from adachunk.ingest._docx_xml import W, parse_xml, val
+    from adachunk.ingest.docx._styles import Styles
+    from adachunk.ingest.docx._text import InlineReader
+    from adachunk.ingest.docx._xml import W, parse_xml, val
 
     with zipfile.ZipFile(path) as z:
         doc = parse_xml(z.read("word/document.xml"), path.name, "document")

@@ -30,9 +30,9 @@ from typing import Any, Callable, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from adachunk.ingest._html_blocks import Walker  # noqa: E402
-from adachunk.ingest._html_clean import content_roots  # noqa: E402
-from adachunk.ingest._html_tree import Node, build_tree, parse_html  # noqa: E402
+from adachunk.ingest.html._blocks import Walker  # noqa: E402
+from adachunk.ingest.html._clean import content_roots  # noqa: E402
+from adachunk.ingest.html._tree import Node, build_tree, parse_html  # noqa: E402
 from adachunk.ingest.converted import assemble  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "html"

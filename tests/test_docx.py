@@ -8,9 +8,9 @@ import zipfile
 import pytest
 
 from adachunk.errors import InputError
-from adachunk.ingest._docx_numbering import Numbering, format_number
-from adachunk.ingest._docx_styles import Styles
-from adachunk.ingest._docx_xml import parse_xml
+from adachunk.ingest.docx._numbering import Numbering, format_number
+from adachunk.ingest.docx._styles import Styles
+from adachunk.ingest.docx._xml import parse_xml
 from adachunk.ingest.docx import DocxOptions, convert_docx, docx_blocks, read_docx
 
 from .conftest import ROOT

@@ -20,10 +20,10 @@ import yaml
 
 pytest.importorskip("pdfplumber")
 
-from adachunk.ingest._pdf_extract import _extract_range  # noqa: E402
-from adachunk.ingest._pdf_tables import parse_markdown_table  # noqa: E402
+from adachunk.ingest.pdf._extract import _extract_range  # noqa: E402
+from adachunk.ingest.pdf._tables import parse_markdown_table  # noqa: E402
 from adachunk.ingest.pdf import PdfOptions, layout_pages  # noqa: E402
-from adachunk.ingest._pdf_render import render  # noqa: E402
+from adachunk.ingest.pdf._render import render  # noqa: E402
 
 PDFS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "financebench-dev" / "pdfs"
 EXPECTED = yaml.safe_load((Path(__file__).parent / "fixtures" / "financebench_statements.yaml").read_text())

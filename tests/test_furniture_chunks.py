@@ -147,8 +147,8 @@ def test_word_hyphenated_at_a_page_end_stays_on_its_page(tmp_path, left, right, 
 def test_paragraphs_of_one_page_broken_inside_a_word_are_joined():
     from collections import Counter
 
-    from adachunk.ingest._pdf_model import Block
-    from adachunk.ingest._pdf_pagejoin import join_page_breaks
+    from adachunk.ingest.pdf._model import Block
+    from adachunk.ingest.pdf._pagejoin import join_page_breaks
 
     page = [Block("paragraph", "loans, as well as associated lending-"),
             Block("paragraph", "linked notes. Refer to Note 11."),

@@ -15,12 +15,12 @@ pytest.importorskip("reportlab")
 from adachunk.cli.main import main  # noqa: E402
 from adachunk.detect.markdown import parse_blocks  # noqa: E402
 from adachunk.errors import InputError  # noqa: E402
-from adachunk.ingest import _pdf_text as tx  # noqa: E402
+from adachunk.ingest.pdf import _text as tx  # noqa: E402
 from adachunk.ingest import read_document  # noqa: E402
-from adachunk.ingest._pdf_furniture import is_page_number  # noqa: E402
-from adachunk.ingest._pdf_lines import reading_order  # noqa: E402
-from adachunk.ingest._pdf_model import Line, Word  # noqa: E402
-from adachunk.ingest._pdf_tables import markdown_table, split_rows  # noqa: E402
+from adachunk.ingest.pdf._furniture import is_page_number  # noqa: E402
+from adachunk.ingest.pdf._lines import reading_order  # noqa: E402
+from adachunk.ingest.pdf._model import Line, Word  # noqa: E402
+from adachunk.ingest.pdf._tables import markdown_table, split_rows  # noqa: E402
 from adachunk.ingest.pdf import PdfOptions, convert_pdf, parsed_json  # noqa: E402
 
 from . import pdf_factory as pf  # noqa: E402
@@ -339,7 +339,7 @@ def test_light_ruling_table_finder_matches_pdfplumber(sample_pdf, tmp_path):
     find_tables finds, so a pdfplumber upgrade that changes the finder shows up here."""
     import pdfplumber
 
-    from adachunk.ingest import _pdf_extract as ex
+    from adachunk.ingest.pdf import _extract as ex
 
     found = 0
     for path in (sample_pdf, pf.build_platypus(tmp_path / "p.pdf")):
@@ -357,8 +357,8 @@ def test_extracted_pages_survive_pickling(sample_pdf, doc):
     """Worker processes return pickled pages: table anchors must still be lines of their page."""
     import pickle
 
-    from adachunk.ingest import _pdf_extract as ex
-    from adachunk.ingest._pdf_render import render
+    from adachunk.ingest.pdf import _extract as ex
+    from adachunk.ingest.pdf._render import render
     from adachunk.ingest.pdf import layout_pages
 
     raw = pickle.loads(pickle.dumps(ex._extract_range(sample_pdf.read_bytes(), "x", None, 0, 3)))
@@ -368,7 +368,7 @@ def test_extracted_pages_survive_pickling(sample_pdf, doc):
 
 @pytest.mark.slow
 def test_parallel_extraction_gives_the_same_document(monkeypatch, sample_pdf, doc):
-    from adachunk.ingest import _pdf_extract as ex
+    from adachunk.ingest.pdf import _extract as ex
 
     monkeypatch.setattr(ex, "MIN_PAGES_PER_WORKER", 1)
     par = convert_pdf(sample_pdf, workers=2)

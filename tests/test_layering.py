@@ -225,7 +225,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_import_cycle_between_modules_even_inside_a_function():
     """Issue 51: where two modules need each other, the shared names live in a leaf module both
-    import (e.g. ``ingest/files.py``, ``ingest/_pdf_errors.py``, ``detect/text_units/_charsets.py``,
+    import (e.g. ``ingest/files.py``, ``ingest/pdf/_errors.py``, ``detect/text_units/_charsets.py``,
     ``testing/detectorcases.py``, ``cli/_chunk_file.py``); a lazy import inside a function is
     still a cycle."""
     sources = {module: (path.read_text(encoding="utf-8"), is_package) for path, module, is_package in _modules()}

@@ -1,4 +1,4 @@
-"""Borderless-table rules (adachunk/ingest/_pdf_borderless.py) on hand-placed words."""
+"""Borderless-table rules (adachunk/ingest/pdf/_borderless.py) on hand-placed words."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 
 pytest.importorskip("pdfplumber")
 
-from adachunk.ingest._pdf_borderless import find_tables  # noqa: E402
-from adachunk.ingest._pdf_lines import reading_order  # noqa: E402
-from adachunk.ingest._pdf_model import Line, Word  # noqa: E402
+from adachunk.ingest.pdf._borderless import find_tables  # noqa: E402
+from adachunk.ingest.pdf._lines import reading_order  # noqa: E402
+from adachunk.ingest.pdf._model import Line, Word  # noqa: E402
 
 SIZE = 10.0
 SPACE = 2.8  # a word space at 10 pt

@@ -19,7 +19,7 @@ pytest.importorskip("pdfplumber")
 pytest.importorskip("reportlab")
 
 from adachunk.errors import InputError  # noqa: E402
-from adachunk.ingest._pdf_furniture import is_page_number  # noqa: E402
+from adachunk.ingest.pdf._furniture import is_page_number  # noqa: E402
 from adachunk.ingest.pdf import convert_pdf  # noqa: E402
 
 from . import pdf_corpus as pc  # noqa: E402

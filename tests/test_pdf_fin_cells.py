@@ -9,10 +9,10 @@ import pytest
 pytest.importorskip("pdfplumber")
 pytest.importorskip("reportlab")
 
-from adachunk.ingest._pdf_model import RawTable, Word  # noqa: E402
-from adachunk.ingest._pdf_table_head import take_heads, tidy_table  # noqa: E402
-from adachunk.ingest._pdf_table_rows import glue_signs  # noqa: E402
-from adachunk.ingest._pdf_tables import resolve_tables  # noqa: E402
+from adachunk.ingest.pdf._model import RawTable, Word  # noqa: E402
+from adachunk.ingest.pdf._table_head import take_heads, tidy_table  # noqa: E402
+from adachunk.ingest.pdf._table_rows import glue_signs  # noqa: E402
+from adachunk.ingest.pdf._tables import resolve_tables  # noqa: E402
 from adachunk.ingest.pdf import convert_pdf  # noqa: E402
 
 from . import fin_statement_pdfs as fs  # noqa: E402

@@ -16,7 +16,7 @@ pytest.importorskip("pypdfium2")
 from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 
 from adachunk.errors import InputError  # noqa: E402
-from adachunk.ingest import _pdf_ocr  # noqa: E402
+from adachunk.ingest.pdf import _ocr as _pdf_ocr  # noqa: E402
 from adachunk.ingest.pdf import convert_pdf, reader_options  # noqa: E402
 
 DPI = 200

@@ -15,11 +15,11 @@ pytest.importorskip("pdfplumber")
 pytest.importorskip("reportlab")
 
 from adachunk.errors import CODES, AdachunkWarning  # noqa: E402
-from adachunk.ingest import _pdf_extract as ex  # noqa: E402
-from adachunk.ingest import _pdf_order as order  # noqa: E402
-from adachunk.ingest._pdf_model import RawPage, Word  # noqa: E402
-from adachunk.ingest._pdf_rotate import DOWN, UP, UPRIGHT, direction, turn_char  # noqa: E402
-from adachunk.ingest._pdf_xycut import LayoutError, xy_cut  # noqa: E402
+from adachunk.ingest.pdf import _extract as ex  # noqa: E402
+from adachunk.ingest.pdf import _order as order  # noqa: E402
+from adachunk.ingest.pdf._model import RawPage, Word  # noqa: E402
+from adachunk.ingest.pdf._rotate import DOWN, UP, UPRIGHT, direction, turn_char  # noqa: E402
+from adachunk.ingest.pdf._xycut import LayoutError, xy_cut  # noqa: E402
 from adachunk.ingest.pdf import convert_pdf  # noqa: E402
 
 from . import pdf_layout_corpus as lc  # noqa: E402
@@ -216,13 +216,13 @@ def test_real_rotated_pages_have_their_text(name, chars):
 def test_web_addresses_broken_at_a_line_end_are_joined(lines, joined):
     from collections import Counter
 
-    from adachunk.ingest._pdf_text import join_lines
+    from adachunk.ingest.pdf._text import join_lines
 
     assert join_lines(lines, Counter()) == joined
 
 
 def test_a_label_split_from_its_colon_by_a_font_change_is_glued():
-    from adachunk.ingest._pdf_lines import make_line
+    from adachunk.ingest.pdf._lines import make_line
 
     label = Word("AGENCY", 45.0, 75.0, 100.0, 107.4, 7.44, True)
     colon = Word(":", 75.0, 77.5, 100.0, 109.0, 9.0, True)
@@ -231,7 +231,7 @@ def test_a_label_split_from_its_colon_by_a_font_change_is_glued():
 
 
 def test_unmapped_glyphs_are_one_notice_naming_the_file_and_pages():
-    from adachunk.ingest._pdf_extract import _report_pages
+    from adachunk.ingest.pdf._extract import _report_pages
 
     pages = [RawPage(n, 100.0, 100.0, [], [], True, unmapped=k) for n, k in ((1, 2), (2, 0), (3, 1), (4, 5), (5, 1))]
     with warnings.catch_warnings(record=True) as caught:

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("pdfplumber")
 pytest.importorskip("reportlab")
 
-from adachunk.ingest._pdf_overprint import dedupe, doubled  # noqa: E402
+from adachunk.ingest.pdf._overprint import dedupe, doubled  # noqa: E402
 from adachunk.ingest.pdf import convert_pdf  # noqa: E402
 
 from . import pdf_report_tables as prt  # noqa: E402

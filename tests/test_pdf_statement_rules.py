@@ -16,8 +16,8 @@ import pytest
 pytest.importorskip("pdfplumber")
 pytest.importorskip("reportlab")
 
-from adachunk.ingest._pdf_model import Word  # noqa: E402
-from adachunk.ingest._pdf_table_rows import _figures_apart  # noqa: E402
+from adachunk.ingest.pdf._model import Word  # noqa: E402
+from adachunk.ingest.pdf._table_rows import _figures_apart  # noqa: E402
 from adachunk.ingest.pdf import convert_pdf  # noqa: E402
 
 from . import fin_statement_cases as fc  # noqa: E402

@@ -12,10 +12,10 @@ import pytest
 pytest.importorskip("pdfplumber")
 pytest.importorskip("reportlab")
 
-from adachunk.ingest import _pdf_extract as ex  # noqa: E402
-from adachunk.ingest._pdf_model import RawTable, Word  # noqa: E402
-from adachunk.ingest._pdf_ruled import drop_frames, ruled_rows  # noqa: E402
-from adachunk.ingest._pdf_table_rows import row_groups, strip_leader  # noqa: E402
+from adachunk.ingest.pdf import _extract as ex  # noqa: E402
+from adachunk.ingest.pdf._model import RawTable, Word  # noqa: E402
+from adachunk.ingest.pdf._ruled import drop_frames, ruled_rows  # noqa: E402
+from adachunk.ingest.pdf._table_rows import row_groups, strip_leader  # noqa: E402
 from adachunk.ingest.pdf import convert_pdf  # noqa: E402
 
 from . import pdf_tables_corpus as tc  # noqa: E402
@@ -81,7 +81,7 @@ def test_group_label_given_once_does_not_join_the_rows_of_its_group():
 
 
 def test_running_header_above_a_table_stays_out_of_it():
-    from adachunk.ingest._pdf_borderless import find_tables
+    from adachunk.ingest.pdf._borderless import find_tables
 
     def line(cells: list[tuple[float, str]], top: float) -> list[Word]:
         out = []

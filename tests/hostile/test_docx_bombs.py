@@ -12,7 +12,7 @@ import pytest
 
 from adachunk.errors import InputError
 from adachunk.ingest import read_document
-from adachunk.ingest._docx_numbering import MAX_NUMBER, format_number
+from adachunk.ingest.docx._numbering import MAX_NUMBER, format_number
 
 from . import gen
 from .bounded import BOUND_S, RSS_MB, cli_in_child, read_in_child, write_file

@@ -13,7 +13,7 @@ import pytest
 
 from adachunk.errors import InputError
 from adachunk.ingest import read_document
-from adachunk.ingest._html_depth import MAX_NESTING, nesting_depth
+from adachunk.ingest.html._depth import MAX_NESTING, nesting_depth
 from adachunk.ingest.html import declared_encoding
 
 from . import gen

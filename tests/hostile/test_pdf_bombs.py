@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import threading
 
-from adachunk.ingest._pdf_budget import time_budget
-from adachunk.ingest._pdf_ocr import MAX_RENDER_PIXELS, render_scale
+from adachunk.ingest.pdf._budget import time_budget
+from adachunk.ingest.pdf._ocr import MAX_RENDER_PIXELS, render_scale
 from adachunk.ingest.pdf import PdfOptions
 
 from . import gen
@@ -34,7 +34,7 @@ for path in sys.argv[2:]:
 """
 _RENDER = """
 import sys
-from adachunk.ingest._pdf_ocr import render_pages
+from adachunk.ingest.pdf._ocr import render_pages
 for n, image, width, height in render_pages(open(sys.argv[1], "rb").read(), [1]):
     print(image.width, image.height, width, height)
 """
