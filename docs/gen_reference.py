@@ -120,8 +120,8 @@ def _fields(schema: dict[str, Any]) -> list[str]:
 
 
 def _components() -> list[str]:
-    from adachunk.components import load_all
-    from adachunk.registry import detectors, embedders, metrics, splitters
+    from adachunk.components.builtins import load_all
+    from adachunk.components.registry import detectors, embedders, metrics, splitters
 
     load_all()
     out: list[str] = []

@@ -248,7 +248,21 @@ def test_the_cycle_walk_catches_a_lazy_cycle_and_ignores_a_package_import():
 # the old homes of moved modules: gone, not aliased (issue 51: an alias makes a folder name lie)
 REMOVED = ("adachunk.metrics.embedders", "adachunk.metrics.coref", "adachunk.evaluate.retrievers",
            "adachunk.evaluate.measures", "adachunk.evaluate.generate", "adachunk.detect.words",
-           "adachunk.detect.line_break")
+           "adachunk.detect.line_break",
+           # the regrouping of issue 51: no module named after the standard library's, the selector,
+           # token helpers, component plumbing and each reader's modules in one package each
+           "adachunk.types", "adachunk.select", "adachunk.tokenize", "adachunk.registry", "adachunk.params",
+           "adachunk.build", "adachunk._jit", "adachunk._cachedir", "adachunk._gcpause", "adachunk._puretok",
+           "adachunk._vocab", "adachunk._token_edges", "adachunk.split.pool", "adachunk.metrics.aggregate",
+           "adachunk.ingest._pdf_extract", "adachunk.ingest.pymupdf_backend", "adachunk.ingest._docx_body",
+           "adachunk.ingest._html_tree")
+
+
+def test_the_top_level_holds_at_most_ten_loose_modules():
+    """Issue 51: the top level shows the stages (packages); loose modules are the few every
+    stage shares (20 before the regrouping)."""
+    loose = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
+    assert len(loose) <= 10, loose
 
 
 def test_no_module_aliases_itself_into_sys_modules():
