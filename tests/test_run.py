@@ -157,7 +157,7 @@ def test_unwritable_output_is_coded_error(corpus, fast_profile, tmp_path):
 
 
 def test_disk_full_during_assembly_is_coded_error(corpus, fast_profile, tmp_path, monkeypatch):
-    import adachunk.runner.outputs as outputs
+    import adachunk.sink.outputs as outputs
 
     class Full:
         def __init__(self, *a, **k):

@@ -18,10 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import policy_types
 from ..errors import AdachunkError, Location, missing_dependency, printable
 
-_STATE: dict[str, Any] = {}  # per-process cache: resolved profile, index embedder
+_STATE: dict[str, Any] = {}  # per-process cache: the resolved profile
 
 
 @dataclass(frozen=True)
@@ -98,43 +97,6 @@ def _profile(opts: JobOptions):
     return _STATE[key]
 
 
-def index_embedder(policy):
-    """The embedder of the vector index (the index spec's, else the metrics embedder)."""
-    spec = policy_types.index_embedder(policy.index, policy.metrics)[0]
-    key = ("embedder", repr(spec))
-    if key not in _STATE:
-        from ..models.embedders import load_embedder
-
-        _STATE[key] = load_embedder(spec)
-    return _STATE[key]
-
-
-def index_vectors(records: list[dict[str, Any]], policy, ctx) -> np.ndarray:
-    """Index vectors of the winner's chunk records.
-
-    When the index uses the metrics' embedder, the vectors come from the document's span cache
-    (the winner's chunks were embedded while scoring it): with ``embed_text: text`` they are
-    exactly those vectors; with the heading path prepended, a chunk that still fits the model is
-    embedded whole, and a longer one is pooled over its path and its cached pieces, so only the
-    paths and the short chunks are new model input. Another index embedder embeds the texts
-    afresh.
-    """
-    from ..models.embedders.spans import span_embeddings
-    from ..sink.records import embed_prefix, embed_text
-
-    from ..models.embedders.spans import document_span_embeddings
-
-    mode = policy.index.embed_text
-    spec = policy.index.embedder
-    if spec is None or spec == policy.metrics.embedder:
-        return span_embeddings(ctx).get_prefixed([embed_prefix(r, mode) for r in records],
-                                                 [(r["start"], r["end"]) for r in records])
-    # cached by text, like the metrics' vectors: an unchanged chunk is not embedded again
-    index_embedder(policy)  # fail early, with the index's own error, when the model is missing
-    spans = document_span_embeddings(ctx.doc, spec, ctx.memo)
-    return np.asarray(spans.get_texts([embed_text(r, mode) for r in records]), dtype=np.float32)
-
-
 def process_input(inp, opts: JobOptions) -> DocResult:
     """:func:`process_path` of a planned :class:`~adachunk.runner.manifest.Input`."""
     return process_path(inp.source, opts, inp.key)
@@ -191,6 +153,7 @@ def _process(path: str, opts: JobOptions, key: str | None) -> DocResult:
     from ..selection import select_document
     from ..enrich import enrich_records
     from ..sink.records import chunk_record
+    from ..sink.embedding import index_vectors
 
     t0 = time.perf_counter()
     digest = file_sha256(path)

@@ -22,7 +22,7 @@ from .job import DocResult, JobOptions, file_sha256
 from .lock import OutputLock
 from .manifest import Manifest, carried_over, plan_inputs
 from .notices import emit
-from .outputs import assemble
+from ..sink.outputs import assemble
 from .progress import Progress
 from .state import ResultStore
 

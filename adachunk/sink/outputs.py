@@ -3,6 +3,8 @@
 ``chunks.jsonl`` (winner chunks), ``chunks.parquet``, ``decisions.jsonl`` (one per document),
 ``summary.json`` (per-candidate means, selection frequencies, totals) and the vector index.
 Every file is written to a temporary name and renamed, so readers never see a partial file.
+The runner schedules the documents and keeps their results (``adachunk.runner.state``); this
+module, like every writer of the output folder, lives in the sink.
 """
 
 from __future__ import annotations
@@ -12,12 +14,10 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..errors import AdachunkError
-from ..sink.parquet import ParquetWriter
-from ..sink.files import close_and_replace, temp_path, write_error
-from ..sink.records import dumps
 from ..datatypes import METRIC_KEYS
-from .state import ResultStore
+from .files import close_and_replace, temp_path, write_error
+from .parquet import ParquetWriter
+from .records import dumps
 
 
 
@@ -84,7 +84,7 @@ class _Writer:
         close_and_replace(self.f.close, self.tmp, self.path)
 
 
-def assemble(out: Path, sources: Iterable[str], store: ResultStore, *, index_sink=None,
+def assemble(out: Path, sources: Iterable[str], store: Any, *, index_sink=None,
              parquet: bool = True, notes: dict[str, Any] | None = None) -> dict[str, Any]:
     """Write the final outputs; returns the summary (also written to ``summary.json``).
 
@@ -105,7 +105,7 @@ def assemble(out: Path, sources: Iterable[str], store: ResultStore, *, index_sin
         raise write_error(Path(out), exc) from None
 
 
-def _assemble(out: Path, sources: Iterable[str], store: ResultStore, index_sink, parquet: bool,
+def _assemble(out: Path, sources: Iterable[str], store: Any, index_sink, parquet: bool,
               notes: dict[str, Any]) -> dict[str, Any]:
     """:func:`assemble`'s work: every document's decision, then its chunks, in ``sources`` order."""
     chunks_w, decisions_w = _Writer(out / "chunks.jsonl"), _Writer(out / "decisions.jsonl")
@@ -240,4 +240,4 @@ class _Tally:
         }
 
 
-__all__ = ["assemble", "AdachunkError"]
+__all__ = ["assemble"]
