@@ -85,3 +85,17 @@ def test_invalid_utf8_in_a_streamed_file_names_its_byte_offset(tmp_path):
     with pytest.raises(InputError) as err:
         list(segments(f, str(f), SEG))
     assert err.value.code == "ADA301" and f"byte offset {len(good)}" in err.value.message
+
+
+def test_file_records_take_a_profile_by_name_or_resolved_and_name_the_file(tmp_path):
+    """The library's form of ``adachunk chunk``: a profile name or a resolved profile give the
+    same records, whose ``doc_id`` is the file's name unless given; a long document read whole
+    (a parsed JSON, a PDF...) is cut in linked segments like a streamed one."""
+    f = tmp_path / "big.md"
+    f.write_text(big_markdown(6), encoding="utf-8", newline="")
+    by_name = list(file_records(f, "default", max_chars=SEG))
+    assert by_name == list(file_records(f, load_profile("default"), max_chars=SEG))
+    assert {r["doc_id"] for r in by_name} == {"big.md"} and len(by_name) > 3
+    assert [r["next_id"] for r in by_name[:-1]] == [r["id"] for r in by_name[1:]]
+    whole = list(document_records(read_document(f), "default", max_chars=SEG))
+    assert [(r["start"], r["end"], r["prev_id"]) for r in whole] == [(r["start"], r["end"], r["prev_id"]) for r in by_name]

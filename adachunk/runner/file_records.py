@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator
 
 from ..enrich import declares_metadata, enrich_records
 from ..ingest import check_input_file, read_document
+from ..profile.cached import load_profile
 from ..ingest.stream import STREAMED_SUFFIXES, PageCounter, segments, text_facts
 from ..sink.records import chunk_record
 from ..split.segments import chunk_segments, segment_chars, shift_chunk
@@ -30,14 +31,16 @@ from ..datatypes import Chunking, Document
 Chunker = Callable[[Document], Chunking]
 
 
-def file_records(path: str | os.PathLike, rp, chunker: Chunker | None = None, *, doc_id: str | None = None,
+def file_records(path: str | os.PathLike, profile: Any = "default", chunker: Chunker | None = None, *,
+                 doc_id: str | None = None,
                  max_chars: int | None = None, errors: str = "strict", max_bytes: int | None = None,
                  ocr: str = "auto") -> Iterator[dict[str, Any]]:
     """The chunk records of one file, in order (see the module docstring).
 
     Args:
         path: the input file (any format :func:`adachunk.ingest.read_document` reads).
-        rp: the :class:`~adachunk.profile.resolve.ResolvedProfile`.
+        profile: a shipped profile's name, a profile file, or a resolved profile
+            (:func:`adachunk.load_profile`).
         chunker: ``doc -> Chunking`` (default: the profile's DP, as ``chunk_document``).
         doc_id: the records' ``doc_id`` (default: the reader's id, the file name).
         max_chars: the segment length in code points (default: :func:`segment_chars`).
@@ -49,6 +52,7 @@ def file_records(path: str | os.PathLike, rp, chunker: Chunker | None = None, *,
         AdachunkError: a coded error of the reader or the chunker. In the streamed mode the
             records of the segments before it have been yielded.
     """
+    rp = load_profile(profile)
     chunker = chunker or _dp(rp)
     path = os.fspath(path)
     limit = max_chars or segment_chars()
@@ -63,11 +67,12 @@ def file_records(path: str | os.PathLike, rp, chunker: Chunker | None = None, *,
     yield from document_records(doc, rp, chunker, max_chars=limit)
 
 
-def document_records(doc: Document, rp, chunker: Chunker | None = None, *,
+def document_records(doc: Document, profile: Any = "default", chunker: Chunker | None = None, *,
                      max_chars: int | None = None) -> Iterator[dict[str, Any]]:
     """The chunk records of a document in memory, in order: chunked whole, or segment by segment
     when its text is longer than ``max_chars`` (default: :func:`segment_chars`), the records
     linked across the seams (arguments as :func:`file_records`)."""
+    rp = load_profile(profile)
     chunker = chunker or _dp(rp)
     limit = max_chars or segment_chars()
     if len(doc.text) > limit:
