@@ -30,7 +30,7 @@ def main() -> int:
         print(f"{args.corpus} not found: nothing to measure")
         return 0
     from adachunk.evaluate import evaluate_chunks, generate_qa, load_chunking, load_qa, write_qa
-    from adachunk.evaluate.report import read_documents
+    from adachunk.evaluate.run import read_documents
 
     files = [str(p) for p in sorted(Path(args.corpus).glob("*.json"))
              if p.name not in ("manifest.json", "paper_reference.json")]

@@ -49,7 +49,7 @@ def prepare(corpus: str) -> Path | None:
         src = SHARED / "clair"
         if not src.is_dir():
             return None
-        from adachunk.evaluate.report import read_documents
+        from adachunk.evaluate.run import read_documents
         from common import clair_files
 
         docs, _ = read_documents([str(p) for p in clair_files(src)])

@@ -148,7 +148,7 @@ def load_corpus(name: str, per_doc: int = 20):
     """``(documents by id, QASet)`` of a span corpus (chroma-dev, clair), or None when ../shared
     does not have it (``bench/selection_validity.py`` uses this too)."""
     from adachunk.evaluate import generate_qa, load_qa, write_qa
-    from adachunk.evaluate.report import read_documents
+    from adachunk.evaluate.run import read_documents
 
     if name == "chroma-dev":
         folder = SHARED / "chroma-dev"

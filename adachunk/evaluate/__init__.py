@@ -22,7 +22,7 @@ from ..report.gate import MeasureCondition, check_measure_gate, parse_measure_co
 from ..retrieval.questions import generate_qa, write_qa
 from ..retrieval.measures import Budget, measure_keys, parse_budget
 from .qa import QASet, QAWarning, Question, load_qa, load_qa_files, locate_answer
-from .report import EvalReport, read_documents, run_eval, write_report
+from .run import EvalReport, read_documents, run_eval, write_report
 from ..retrieval.retrievers import BM25Retriever, DenseRetriever, HybridRetriever, make_retriever, rrf, tokenize
 from .stats import paired_delta, prob_best, questions_needed, selection
 
