@@ -309,3 +309,20 @@ def test_soft_bounds_leave_a_finished_document_alone():
         value = sum(range(1000))
     assert value == 499500 and not breach
     assert _signal.getitimer(_signal.ITIMER_REAL) == (0.0, 0.0) and _signal.getsignal(_signal.SIGALRM) == before
+
+
+def test_chunk_without_workers_holds_a_bound_it_is_given(plugin, tmp_path):
+    """``adachunk chunk FILE --doc-timeout S`` (no ``-j``): the file is chunked in one bounded
+    worker, so a hang fails it with ADA325 at the deadline instead of blocking the command; the
+    files after it are written."""
+    corpus = _corpus(tmp_path, hangs="HANGS")
+    good = corpus / "regulation_excerpt.md"
+    out = tmp_path / "chunks.jsonl"
+    cmd = [sys.executable, "-m", "adachunk.cli.main", "chunk", str(corpus / "hangs.md"), str(good),
+           "--profile", plugin["profile"], "-o", str(out), "--doc-timeout", "5"]
+    t0 = time.monotonic()
+    proc = subprocess.run(cmd, env=plugin["env"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert time.monotonic() - t0 < 90
+    assert f"ADA325 {corpus / 'hangs.md'}: " in proc.stderr, proc.stderr
+    assert {Path(json.loads(x)["source"]).name for x in out.read_text(encoding="utf-8").splitlines()} == {good.name}

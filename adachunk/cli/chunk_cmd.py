@@ -28,7 +28,7 @@ def add_parsers(sub) -> list[str]:
     add_exclude_flag(p)
     p.add_argument("--workers", "-j", type=_positive_int, default=1, metavar="N",
                    help="chunk files in N worker processes (output in input order, the same bytes as one)")
-    add_bounds_flags(p, where=" (files chunked by --workers N > 1)")
+    add_bounds_flags(p, where=" (files chunked in a worker: with --workers N > 1, or when a bound is given)")
     p.add_argument("--segment-chars", type=_positive_int, metavar="N",
                    help="large-document mode: chunk a document longer than N code points in segments cut at "
                         "blank lines (approximate at the seams; default: $ADACHUNK_SEGMENT_CHARS or 2000000)")
@@ -80,7 +80,7 @@ def run(args) -> int:
     if skipped:  # the rule is the user's to see: .adachunkignore or --exclude named them
         print(f"adachunk: {len(skipped)} file(s) skipped by .adachunkignore/--exclude", file=sys.stderr)
     with output_to(args.output) as out:
-        if (args.workers or 1) > 1 and len(paths) > 1:
+        if _pooled(args, paths):
             from ._chunk_pool import chunk_files
 
             errors = chunk_files(paths, args, rp, chunker, out)
@@ -98,6 +98,20 @@ def _read(path: str, args):
 def _line_col(text: str, pos: int) -> tuple[int, int]:
     line = text.count("\n", 0, pos) + 1
     return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def _pooled(args, paths: list[str]) -> bool:
+    """Whether the files are chunked in worker processes: several files with ``--workers`` above
+    1, or any file when ``--doc-timeout`` or ``--doc-memory`` is given (one worker then holds
+    each file in turn, so that a bound breached fails the file, not the command). A Markdown
+    file long enough to be streamed is still chunked in this process, unbounded."""
+    if (args.workers or 1) > 1 and len(paths) > 1:
+        return True
+    if args.doc_timeout is None and args.doc_memory is None or not paths:
+        return False
+    from ..api import Bounds
+
+    return Bounds.of(args.doc_timeout, args.doc_memory).active
 
 
 def _explain(args, rp) -> int:
