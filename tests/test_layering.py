@@ -8,6 +8,7 @@ file (one source of truth) so that ``pytest`` alone fails on an import that goes
 from __future__ import annotations
 
 import ast
+import re
 import importlib
 import tomllib
 from pathlib import Path
@@ -301,3 +302,37 @@ def test_every_service_of_the_api_resolves(name):
 def test_unknown_api_names_are_attribute_errors():
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         api.nope  # noqa: B018
+
+
+# a Sphinx role (:mod:`adachunk.x`) or a code span (``adachunk.x.f`` in a docstring, `adachunk.x` on a page)
+_XREF = re.compile(r":(?:mod|func|class|meth|data|attr|exc):`~?(adachunk(?:\.\w+)+)`|``(adachunk(?:\.\w+)+)``"
+                   r"|(?<![`\w])`(adachunk(?:\.\w+)+)`")
+
+
+def _resolves(name: str) -> bool:
+    """Whether ``adachunk.a.b.c`` names a module, or an attribute path inside the longest module."""
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            if not hasattr(obj, attr):
+                return False
+            obj = getattr(obj, attr)
+        return True
+    return False
+
+
+def test_every_cross_reference_to_the_package_resolves():
+    """A moved module or function leaves no docstring or docs page pointing at its old home
+    (``:mod:`adachunk.x.y```, ``:func:`~adachunk.x.f```...)."""
+    from adachunk.components import registry
+
+    groups = {f"adachunk.{r.name}" for r in vars(registry).values() if isinstance(r, registry.Registry)}
+    meant = set(REMOVED) | groups  # the old homes said to be gone; the plugins' entry-point groups
+    pages = [*PACKAGE.rglob("*.py"), *(ROOT / "docs").rglob("*.md"), ROOT / "README.md"]
+    found = {(next(filter(None, m.groups())), p.name) for p in pages for m in _XREF.finditer(p.read_text(encoding="utf-8"))}
+    stale = sorted((name, page) for name, page in found if name not in meant and not _resolves(name))
+    assert len(found) > 100 and not stale, stale

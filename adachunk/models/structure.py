@@ -6,7 +6,7 @@ document's Markdown block starts and, inside a long block, at its sentences. The
 belong to ``detect``, a layer above this package (its ``coref.pair.v1`` and
 ``semantic.shift.v1`` detectors use the models), so they are handed in, not imported: each
 module lends its function here when it is imported, and a use that finds one missing first calls
-:func:`~adachunk.components.ensure_builtins`, which imports both (they are engine modules every
+:func:`~adachunk.components.builtins.ensure_builtins`, which imports both (they are engine modules every
 command loads). The functions are the very ones ``detect`` runs, so the grid is what it was.
 """
 
