@@ -1,17 +1,23 @@
 """Wall and CPU seconds of one ``adachunk`` command on a corpus, in a fresh process: the figures
 README.md and docs/performance.md quote for CLAIR and for long legal documents.
 
-Two measurements:
+Measurements:
 
 * ``run``: ``adachunk run CLAIR/ --sink none`` (or ``--sink lancedb``), the 33 CLAIR documents as
-  Markdown files (``bench_run_cost.prepare``: made once, cached), a profile of your choice;
+  Markdown files (``bench_run_cost.prepare``: made once, cached), a profile of your choice; then a
+  no-op ``--resume`` of the same folder (nothing changed: nothing is chunked again);
 * ``legal``: ``adachunk chunk --profile legal`` (metadata declared: definitions, term uses,
-  cross-references, paths) on one Markdown document of N MB made by cycling CLAIR's texts.
+  cross-references, paths) on one Markdown document of N MB made by cycling CLAIR's texts;
+* ``tune``: ``adachunk tune`` on CLAIR twice with the same ``--analysis-cache`` (the second finds
+  every document's analysis and span embeddings stored);
+* ``distill``: ``adachunk models distill`` into a fresh folder (the static stand-in model).
 
 Usage::
 
     python bench/bench_run_corpus.py run [--profile default] [--sink none] [--workers 2]
     python bench/bench_run_corpus.py legal [--mb 4]
+    python bench/bench_run_corpus.py tune [--trials 30]
+    python bench/bench_run_corpus.py distill
 
 Before the timed command, one ``adachunk run`` of a small document fills the start-up cache (the
 ONNX export), as a user's first run does. CPU seconds are the child's user + system time
@@ -48,9 +54,12 @@ def time_run(folder: Path, profile: str, sink: str, workers: int, tmp: Path) -> 
     wall, cpu = measured([*CLI, "run", str(folder), "--out", str(out), "--profile", profile, "--sink", sink,
                           "--workers", str(workers), "--quiet"])
     summary = json.loads((out / "summary.json").read_text())
+    rw, rc = measured([*CLI, "run", str(folder), "--out", str(out), "--profile", profile, "--sink", sink,
+                       "--workers", str(workers), "--quiet", "--resume"])
     return {"command": f"adachunk run CLAIR/ --profile {profile} --sink {sink} --workers {workers}",
             "documents": summary["totals"]["documents"], "chunks": summary["totals"]["chunks"],
-            "winners": summary.get("selection_frequency"), "wall_s": round(wall, 1), "cpu_s": round(cpu, 1)}
+            "winners": summary.get("selection_frequency"), "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+            "noop_resume_wall_s": round(rw, 2), "noop_resume_cpu_s": round(rc, 2)}
 
 
 def long_document(folder: Path, mb: float, dest: Path) -> Path:
@@ -77,9 +86,27 @@ def time_legal(folder: Path, mb: float, tmp: Path) -> dict:
             "wall_s": round(wall, 1), "cpu_s": round(cpu, 1)}
 
 
+def time_tune(folder: Path, trials: int, tmp: Path) -> dict:
+    """``adachunk tune`` twice with one analysis store: the first run, then the one that finds it."""
+    cmd = [*CLI, "tune", str(folder), "--trials", str(trials), "--analysis-cache", str(tmp / "store"),
+           "--no-plots", "--quiet"]
+    first = measured([*cmd, "--out", str(tmp / "tune1")])
+    second = measured([*cmd, "--out", str(tmp / "tune2")])
+    return {"command": f"adachunk tune CLAIR/ --trials {trials} --analysis-cache STORE (twice)",
+            "first_wall_s": round(first[0], 1), "first_cpu_s": round(first[1], 1),
+            "second_wall_s": round(second[0], 1), "second_cpu_s": round(second[1], 1)}
+
+
+def time_distill(tmp: Path) -> dict:
+    """``adachunk models distill`` into a fresh folder."""
+    wall, cpu = measured([*CLI, "models", "distill", "--out", str(tmp / "m2v")])
+    return {"command": "adachunk models distill", "wall_s": round(wall, 1), "cpu_s": round(cpu, 1)}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["run", "legal"])
+    ap.add_argument("what", choices=["run", "legal", "tune", "distill"])
+    ap.add_argument("--trials", type=int, default=30)
     ap.add_argument("--profile", default="default")
     ap.add_argument("--sink", default="none", choices=["none", "lancedb"])
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
@@ -93,8 +120,12 @@ def main() -> int:
         warm_up(Path(tmp))
         if args.what == "run":
             result = time_run(folder, args.profile, args.sink, args.workers, Path(tmp))
-        else:
+        elif args.what == "legal":
             result = time_legal(folder, args.mb, Path(tmp))
+        elif args.what == "tune":
+            result = time_tune(folder, args.trials, Path(tmp))
+        else:
+            result = time_distill(Path(tmp))
     result["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(result, indent=1))
     return 0
