@@ -314,14 +314,13 @@ def test_spawned_workers_write_the_same_bytes(tmp_path, monkeypatch, capsys):
 def test_warm_up_builds_what_the_known_input_needs(monkeypatch):
     """``adachunk chunk`` (serial or before forking workers) builds the encoders and loads Numba
     only when its inputs are long enough; Markdown/text count their bytes, other files half."""
-    import adachunk.api as api
+    import adachunk.api.chunking as api
     from adachunk.api import load_profile
     from adachunk.cli import _chunk_file as chunk_cmd
 
     calls: list[tuple] = []
-    monkeypatch.setattr(api, "prepare_tokenizer", lambda name, chars: calls.append(("tok", name, chars)),
-                        raising=False)
-    monkeypatch.setattr(api, "preload_jit", lambda: calls.append(("jit",)), raising=False)
+    monkeypatch.setattr(api, "prepare_tokenizer", lambda name, chars: calls.append(("tok", name, chars)))
+    monkeypatch.setattr(api, "preload_jit", lambda: calls.append(("jit",)))
     rp = load_profile("default")
     name = rp.policy.solver.tokenizer
     chunk_cmd.warm_up(rp, [10_000], [True], 1)  # a page: nothing beyond the first encoder

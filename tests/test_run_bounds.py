@@ -216,7 +216,7 @@ def test_stale_temp_files_are_removed(tmp_path):
 
 def test_run_removes_stale_temp_files(tmp_path):
     """``run_corpus`` cleans its folder of a killed run's temporary files before it works."""
-    from adachunk.api import run_corpus
+    from adachunk.api.corpus import run_corpus
 
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()

@@ -11,7 +11,8 @@ from __future__ import annotations
 import functools
 import os
 
-from ..api import chunk_document, document_key, file_records, input_root, is_text_like, file_size
+from ..api import chunk_document
+from ..api.chunking import document_key, file_records, input_root, is_text_like, file_size
 from ..errors import AdachunkError, Location, ProfileError, missing_dependency
 from .common import dumps, parse_params, print_error
 
@@ -33,7 +34,7 @@ def warm_up(rp, sizes: list[int], text_like: list[bool], processes: int) -> None
     ``text_like``: per file, whether its bytes are its characters (Markdown, text); any other
     file counts half its bytes (a parsed JSON holds its text twice, a PDF far less).
     """
-    from ..api import preload_jit, prepare_tokenizer as prepare
+    from ..api.chunking import preload_jit, prepare_tokenizer as prepare
 
     chars = [n if plain else n // 2 for n, plain in zip(sizes, text_like)]
     per_process = sum(chars) // max(1, processes)
@@ -85,7 +86,7 @@ def chunker_of(args, rp):
             raise ProfileError(code="ADA203", message="--param and --no-postprocess need --splitter",
                                key_path="--splitter")
         return lambda doc: chunk_document(doc, rp)
-    from ..api import postprocess, make_splitter
+    from ..api.splitting import postprocess, make_splitter
 
     splitter = make_splitter(args.splitter, parse_params(args.param))  # validated once, before any file
 

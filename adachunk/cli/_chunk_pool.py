@@ -38,7 +38,7 @@ import warnings
 from typing import Any
 
 from ..errors import AdachunkError
-from ..api import file_size, is_text_like, segment_chars
+from ..api.chunking import file_size, is_text_like, segment_chars
 from ._chunk_file import chunk_one, sizes_of, warm_up
 
 _STATE: dict[str, Any] = {}  # per process: the resolved profile and the chunker of some args
@@ -97,7 +97,7 @@ def start_method() -> str:
 def _pool(args):
     """The worker pool: one file per worker at a time, each under ``--doc-timeout`` and
     ``--doc-memory`` (a file past them, or whose worker dies, fails alone: ADA325-ADA327)."""
-    from ..api import BoundedPool, Bounds, worker_init
+    from ..api.workers import BoundedPool, Bounds, worker_init
 
     bounds = Bounds.of(getattr(args, "doc_timeout", None), getattr(args, "doc_memory", None))
     return BoundedPool(args.workers, bounds, mp.get_context(start_method()), worker_init)

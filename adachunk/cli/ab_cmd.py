@@ -24,7 +24,7 @@ analyses (tokens, structures) so B reuses what A detected (--analysis-cache DIR:
 
 
 def _condition_parser():
-    from ..api import ab_condition as parse_condition
+    from ..api.comparison import ab_condition as parse_condition
 
     return parse_condition
 
@@ -60,7 +60,7 @@ def run(args) -> int:
     """Run the A/B comparison; see :data:`GATE_HELP` for the exit codes."""
     if len(args.profile) != 2:
         args._ab_parser.error(f"--profile must be given exactly twice (A then B), got {len(args.profile)}")
-    from ..api import require_report_extra, run_ab
+    from ..api.comparison import require_report_extra, run_ab
 
     try:
         require_report_extra(not args.no_plots)
@@ -89,7 +89,7 @@ MAX_PRINTED = 20  # documents whose moved boundaries are listed on stdout
 
 def _print_table(summary: dict) -> None:
     """The metric deltas as a small text table on stdout, then the rules behind moved cuts."""
-    from ..api import top_rules
+    from ..api.comparison import top_rules
 
     pa, pb = summary["profiles"]["a"]["label"], summary["profiles"]["b"]["label"]
     print(f"A = {pa}, B = {pb}; {summary['documents']['compared']} documents; values in percentage points")

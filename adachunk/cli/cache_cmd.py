@@ -25,7 +25,7 @@ def add_parsers(sub) -> list[str]:
 
 def run(args) -> int:
     """Dispatch ``cache info`` / ``cache prune``."""
-    from ..api import startup_cache
+    from ..api.models import startup_cache
 
     if args.cache_action == "prune":
         return _prune(startup_cache, args.all)

@@ -109,7 +109,7 @@ def _pooled(args, paths: list[str]) -> bool:
         return True
     if args.doc_timeout is None and args.doc_memory is None or not paths:
         return False
-    from ..api import Bounds
+    from ..api.workers import Bounds
 
     return Bounds.of(args.doc_timeout, args.doc_memory).active
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import IO, Any, Callable, Iterator
 
 from ..errors import AdachunkError, ProfileError
-from ..api import expand_inputs, dumps  # noqa: F401 - re-exported for the commands
+from ..api.inputs import expand_inputs, dumps  # noqa: F401 - re-exported for the commands
 
 
 def print_error(err: AdachunkError) -> None:
@@ -24,7 +24,7 @@ def open_output(path: str | None):
     try:
         return open(path, "w", encoding="utf-8", newline="\n")
     except OSError as exc:
-        from ..api import write_error
+        from ..api.inputs import write_error
 
         raise write_error(path, exc) from None
 
@@ -83,7 +83,7 @@ def add_bounds_flags(p, where: str = "") -> None:
 
 def _memory_size(text: str) -> int:
     """argparse type of ``--doc-memory`` (a bad size is a usage error, exit 2)."""
-    from ..api import parse_size
+    from ..api.workers import parse_size
 
     try:
         return parse_size(text)
@@ -105,7 +105,7 @@ class _AllowRemoteLLM(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=False, **kw)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from ..api import ALLOW_REMOTE_ENV
+        from ..api.splitting import ALLOW_REMOTE_ENV
 
         setattr(namespace, self.dest, True)
         os.environ[ALLOW_REMOTE_ENV] = "1"
@@ -160,7 +160,7 @@ def argument_type(load: Callable[[], Callable[[str], Any]]) -> Callable[[str], A
 
 
 def _budget_parser():
-    from ..api import parse_budget
+    from ..api.evaluation import parse_budget
 
     return parse_budget
 

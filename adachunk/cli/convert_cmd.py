@@ -96,7 +96,7 @@ _SUFFIXES = [".pdf", ".docx", ".html", ".htm"]
 
 def _converters(args) -> dict[str, Any]:
     """One function per input suffix: path, source → Document, with the command's options."""
-    from .. import api
+    from ..api import conversion as api
 
     pdf = api.PdfOptions(backend=args.backend, table_wrapper=not args.no_table_wrapper,
                          max_table_rows=args.max_table_rows, furniture=args.furniture,
@@ -134,7 +134,7 @@ def _converted(src: str, args, many: bool, worker: bool = False) -> tuple[str, s
     import io
     import warnings
 
-    from ..api import parsed_json
+    from ..api.conversion import parsed_json
 
     errs = io.StringIO()
 
@@ -162,7 +162,7 @@ def _bounded(args, many: bool):
     """The bounded worker pool, or None where inputs are converted in this process: ``--jobs``
     above 1 (its page workers cannot run inside a worker), stdout as the output, the bounds
     off, or one input with the default bounds."""
-    from ..api import Bounds
+    from ..api.workers import Bounds
 
     given = args.doc_timeout is not None or args.doc_memory is not None
     bounds = Bounds.of(args.doc_timeout, args.doc_memory)
@@ -170,7 +170,7 @@ def _bounded(args, many: bool):
         return None
     import multiprocessing as mp
 
-    from ..api import BoundedPool, worker_init
+    from ..api.workers import BoundedPool, worker_init
     from ._chunk_pool import start_method
 
     return BoundedPool(1, bounds, mp.get_context(start_method()), worker_init)

@@ -23,7 +23,7 @@ def add_parsers(sub) -> list[str]:
 
 def _labels(args, rp) -> list[str]:
     from ..errors import ProfileError, did_you_mean
-    from ..api import default_labels
+    from ..api.views import default_labels
 
     if args.labels:
         wanted = [x.strip() for x in args.labels.split(",") if x.strip()]
@@ -74,7 +74,7 @@ def view_inputs(args):
 
 def run(args) -> int:
     """Detect the structures of one file and write them in the chosen format."""
-    from ..api import build_view, render_view
+    from ..api.views import build_view, render_view
 
     _refuse_size_flags(args)
     rp, doc, labels = view_inputs(args)

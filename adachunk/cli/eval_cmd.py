@@ -44,7 +44,7 @@ not read its absolute numbers as retrieval quality.
 
 
 def _condition_parser():
-    from ..api import eval_condition as parse_condition
+    from ..api.evaluation import eval_condition as parse_condition
 
     return parse_condition
 
@@ -135,7 +135,7 @@ def run(args) -> int:
     if not args.chunking:
         parser.error("give at least one --chunking, e.g. --chunking profile:default --chunking fixed:512")
     retrievers = _retrievers(parser, args.retriever)
-    from ..api import run_eval, write_report, format_report
+    from ..api.evaluation import run_eval, write_report, format_report
 
     say = None if args.quiet else (lambda line: print(f"eval: {line}", file=sys.stderr))
     try:
@@ -213,7 +213,7 @@ def _generate(args) -> int:
         parser.error("usage: adachunk eval generate DOCS... --out qa.jsonl [--per-doc N] [--seed S]")
     if args.per_doc < 1:
         parser.error("--per-doc must be at least 1")
-    from ..api import generate_qa, write_qa, read_documents
+    from ..api.evaluation import generate_qa, write_qa, read_documents
 
     docs, notes = read_documents(args.inputs[1:], args.errors)
     n = write_qa(generate_qa(docs.values(), args.per_doc, args.seed), args.out)

@@ -86,7 +86,7 @@ def _main(argv: list[str] | None) -> int:
     parser, owners = build_parser(words[0] if words else None)
     args = parser.parse_args(words)
     if getattr(args, "analysis_cache", None):
-        from ..api import use_store
+        from ..api.corpus import use_store
 
         use_store(args.analysis_cache)  # workers started from here on inherit it
     try:

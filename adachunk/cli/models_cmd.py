@@ -32,7 +32,7 @@ def _first_line(obj) -> str:
 
 
 def _list() -> int:
-    from ..api import embedders, m2v, resolve_model
+    from ..api.models import embedders, m2v, resolve_model
     from ..errors import AdachunkError
 
     print("embedders (profile: metrics.embedder: {type: NAME, ...}):")
@@ -52,7 +52,7 @@ def _list() -> int:
 def _distill(args) -> int:
     from pathlib import Path
 
-    from ..api import m2v
+    from ..api.models import m2v
 
     out = Path(args.out).expanduser() if args.out else m2v.default_model_dir(args.pca_dims)
     if (out / "config.json").is_file() and not args.force:

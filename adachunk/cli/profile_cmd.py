@@ -65,7 +65,7 @@ def run(args) -> int:
 
 
 def _show(rp, with_origins: bool) -> None:
-    from ..api import annotated_yaml, display_file, origins
+    from ..api.profiles import annotated_yaml, display_file, origins
 
     print(f"# effective profile '{rp.name}' from {', '.join(display_file(str(f)) for f in rp.files)}")
     print(f"# fingerprint {rp.fingerprint}")
@@ -75,7 +75,7 @@ def _show(rp, with_origins: bool) -> None:
 
 
 def _diff(args) -> int:
-    from ..api import diff_profiles
+    from ..api.profiles import diff_profiles
 
     a, b = _resolve(args.a), _resolve(args.b)
     if a is None or b is None:
@@ -92,7 +92,7 @@ def _diff(args) -> int:
 
 
 def _schema(args) -> int:
-    from ..api import json_schema
+    from ..api.profiles import json_schema
 
     schema = json_schema("pack" if args.pack else "profile")
     with output_to(args.output) as out:

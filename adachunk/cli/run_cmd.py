@@ -54,7 +54,8 @@ def run(args) -> int:
     """Dispatch ``run`` / ``search``; exit 2 when any document failed."""
     if args.command == "search":
         return _search(args)
-    from ..api import load_profile, run_corpus
+    from ..api import load_profile
+    from ..api.corpus import run_corpus
 
     if any(v is not None for v in solver_overrides(args).values()):
         # what the size flags replaced in the pool (the runner resolves the same profile, cached)
@@ -120,14 +121,14 @@ def _pages(pages) -> str:
 
 
 def _search(args) -> int:
-    from ..api import load_embedder, open_sink, read_index_meta
+    from ..api.corpus import load_embedder, open_sink, read_index_meta
 
     meta = read_index_meta(args.out)
     sink = open_sink(args.out, meta["sink"], meta["collection"], meta.get("qdrant_url"))
     vec = load_embedder((meta.get("embedder") or {}).get("spec")).embed([args.query])[0]
     hits = sink.search(vec, args.k)
     if args.expand:
-        from ..api import expand_hits
+        from ..api.corpus import expand_hits
 
         hits = expand_hits(hits, args.out, args.expand)
     if args.format == "json":

@@ -141,7 +141,7 @@ def spans_from_records(records: list[dict], text: str, path: str) -> list[tuple[
 
 def chunks_from_file(path: str, doc, fingerprint: str, counter) -> list:
     """Chunk objects for the records of ``path`` (see :func:`spans_from_records`)."""
-    from ..api import build_chunks
+    from ..api.splitting import build_chunks
 
     # chunk and run name a file by its path (a parsed JSON's document_name aside): both match
     spans = spans_from_records(read_records(path, doc.id, (os.path.basename(doc.source or ""),)), doc.text, path)
@@ -157,44 +157,25 @@ def chunks_from_file(path: str, doc, fingerprint: str, counter) -> list:
                         absorb=False)  # scored as the file cut it
 
 
-def _optional(module: str):
-    """Import ``module`` (a sibling feature that may not be installed yet); None when absent."""
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name and module.startswith(exc.name):
-            return None
-        raise
-
-
 def _splitter(name: str, params: dict[str, Any]):
-    """The splitter ``name`` with ``params``: via the candidate pool factory when present, else
-    built from the splitter registry (:func:`adachunk.components.build.build_component`)."""
-    pool = _optional("adachunk.selection.candidates")
-    if pool is not None:
-        return pool.make_splitter(name, params)
-    from ..api import build_component, ensure_builtins, splitters
+    """The splitter ``name`` with ``params``, validated as the candidate pool builds it."""
+    from ..api.splitting import make_splitter
 
-    ensure_builtins()
-    return build_component(splitters, {**params, "type": name}, subject=f"{name} (--param)")
+    return make_splitter(name, params)
 
 
 def make_chunking(doc, policy, name: str, params: dict[str, Any], postprocess: bool):
-    """Run the splitter, then post-processing when asked, enabled and installed.
+    """Run the splitter, then post-processing when asked and enabled.
 
     Returns:
-        ``(chunking, postprocessed)`` where ``postprocessed`` is True/False, or None when
-        post-processing was wanted but ``adachunk.split.postprocess`` is not installed.
+        ``(chunking, postprocessed)``, ``postprocessed`` True when post-processing ran.
     """
+    from ..api.splitting import postprocess as run_postprocess
+
     chunking = _splitter(name, params).split(doc, policy)
     if not postprocess or not policy.postprocess.enabled:
         return chunking, False
-    pp = _optional("adachunk.split.postprocess")
-    if pp is None:
-        return chunking, None
-    return pp.postprocess(chunking, doc, policy), True
+    return run_postprocess(chunking, doc, policy), True
 
 
 def _fmt(v: float | None) -> str:
@@ -218,7 +199,7 @@ def report(doc, chunks: list, results: dict, agg, meta: dict) -> dict:
 
 def print_table(doc, results: dict, agg, meta: dict, none_policy: str) -> None:
     """The human-readable form: one line per metric with its note, then the aggregate."""
-    state = {True: "post-processed", False: "raw", None: "raw: adachunk.split.postprocess not installed"}
+    state = {True: "post-processed", False: "raw"}
     print(f"{doc.source}: {meta['chunks']} chunks from {meta['splitter']} ({state[meta['postprocessed']]}), "
           f"profile {meta['profile']}")
     print(f"{'metric':<7} {'value':>7}  note")
@@ -229,7 +210,7 @@ def print_table(doc, results: dict, agg, meta: dict, none_policy: str) -> None:
 
 
 def _metric_keys(spec: str) -> list[str]:
-    from ..api import metric_name
+    from ..api.scoring import metric_name
 
     keys = [k.strip().lower() for k in spec.split(",") if k.strip()]
     unknown = [k for k in keys if k not in KEYS and metric_name(k) is None]
@@ -241,7 +222,8 @@ def _metric_keys(spec: str) -> list[str]:
 
 def run(args) -> int:
     """Score one chunking of one document and print the table or JSON object."""
-    from ..api import load_profile, read_document, aggregate, context_for, score_chunking
+    from ..api import load_profile, read_document
+    from ..api.scoring import aggregate, context_for, score_chunking
 
     keys = _metric_keys(args.metrics)
     rp = load_profile(args.profile)

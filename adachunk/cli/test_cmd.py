@@ -39,7 +39,7 @@ def case_files(paths: list[str]) -> list[Path]:
     A file named explicitly is always loaded (so that a wrong one is reported); in a folder,
     YAML files that are not case files (rule packs, profiles) are skipped.
     """
-    from ..api import is_case_file
+    from ..api.profiles import is_case_file
     from ..errors import InputError, Location
 
     paths = paths or [str(DEFAULT_DIR)]
@@ -67,13 +67,13 @@ def _short(value) -> str:
 
 def run(args) -> int:
     """Run every suite of every case file; print one line per case and a summary."""
-    from ..api import load_case_file, run_suite
+    from ..api.profiles import load_case_file, run_suite
     from ..errors import ProfileError
     from .common import print_error
 
     paths = list(args.paths)
     if getattr(args, "builtin", False):
-        from ..api import data_dir
+        from ..api.profiles import data_dir
 
         paths.append(str(data_dir("rules") / "cases"))
     passed = failed = broken = 0

@@ -76,12 +76,12 @@ def run(args) -> int:
             parser.error(f"--{name} must be at least {2 if name == 'folds' else 1}")
     if args.objective in ("qa", "both") and not args.qa:
         parser.error(f"--objective {args.objective} needs --qa FILE")
-    from ..api import tune
+    from ..api.tuning import tune
 
     if not args.analysis_cache:  # main() sets an explicit one up before run()
         from pathlib import Path
 
-        from ..api import use_store
+        from ..api.corpus import use_store
 
         use_store(Path(args.out) / "analysis")
     try:
@@ -99,7 +99,7 @@ def run(args) -> int:
 
 
 def _print_summary(res, files) -> None:
-    from ..api import pooled
+    from ..api.tuning import pooled
 
     print("fold  trials  held-out base  held-out tuned  delta (pp)")
     for f in res.folds:

@@ -35,7 +35,7 @@ def add_parsers(sub) -> list[str]:
 
 def run(args) -> int:
     """Chunk one file with explanations (or read a run's chunks of it) and write the page."""
-    from ..api import build_view, render_view
+    from ..api.views import build_view, render_view
 
     run_dir, doc_sel = _run_target(args)
     if run_dir is not None:
@@ -108,7 +108,7 @@ def run_view(args, run_dir: Path, doc_sel: str | None):
     chunks (the structures of ``--profile`` are then drawn too); otherwise it is put together from
     the chunk texts. There is no cost heatmap: the winner may not be the DP.
     """
-    from ..api import ViewData
+    from ..api.views import ViewData
     from ..datatypes import Chunk
 
     records = _jsonl(run_dir / "chunks.jsonl")
@@ -149,7 +149,7 @@ def _run_text(args, mine: list[dict]):
     source = mine[0].get("source")
     if source and Path(source).is_file():
         try:
-            from ..api import build_view
+            from ..api.views import build_view
             from .detect_cmd import view_inputs
 
             args.input = source
