@@ -245,7 +245,7 @@ def run_ab(inputs: Iterable[str], profile_a: str, profile_b: str, out: str | Pat
         plots: write and embed the PNG plots.
     """
     from ..analysis.store import default_store
-    from ..runner import run_corpus
+    from ..runner.run import run_corpus
 
     require_report_extra(plots)  # before the runs: failing after both would waste them
     out = Path(out)
