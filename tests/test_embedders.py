@@ -159,7 +159,9 @@ def test_grid_falls_back_to_whitespace_then_tokens():
     pieces = list(zip(grid[:-1], grid[1:]))
     assert all(tokens.count(a, b) <= 5 for a, b in pieces)
     assert all(text[a - 1] == " " for a in grid[1:-1])  # cuts at word starts
-    assert pieces_of(grid, 3, int(grid[2]) + 1)[0] == (3, int(grid[1]))
+    assert pieces_of(grid, 3, int(grid[2]) + 1, tokens.count)[0] == (3, int(grid[1]))
+    space = text.index(" ")
+    assert pieces_of(grid, space, space + 1, tokens.count) == []  # whitespace alone: nothing to embed
 
 
 def test_grid_cuts_a_single_huge_word_at_model_tokens():

@@ -32,7 +32,7 @@ def _convert(build, tmp_path):
 
 
 def test_shaded_year_column_is_read_with_the_table_beside_it(tmp_path):
-    """Rule 1 (_pdf_grid_mend._filled_columns): the 2019 column's sign and margin boxes hold no
+    """Rule 1 (pdf._grid_mend._filled_columns): the 2019 column's sign and margin boxes hold no
     more than "$": the lattice's grid is one column of the table, so the mended table keeps it."""
     doc, got, expected = _convert(fc.build_shaded_year_column, tmp_path)
     assert got == expected
@@ -49,7 +49,7 @@ def test_period_label_over_shaded_rows_heads_every_year(tmp_path):
 
 
 def test_label_set_against_its_first_figure_is_parted_from_it(tmp_path):
-    """Rule 3 (_pdf_table_rows._figures_apart): the long label two points before "$ 2,210.8"
+    """Rule 3 (pdf._table_rows._figures_apart): the long label two points before "$ 2,210.8"
     keeps only its words; the figure goes to the 2022 column."""
     _, got, expected = _convert(fc.build_label_against_figures, tmp_path)
     assert got == expected
@@ -75,7 +75,7 @@ def test_figures_apart_keeps_a_code_in_its_label():
 
 
 def test_tight_row_stays_a_table_row(tmp_path):
-    """Rule 4 (_pdf_regions._label_and_figures): "Selling, general and administrative
+    """Rule 4 (pdf._regions._label_and_figures): "Selling, general and administrative
     expenses 762,706 23.6% 649,968 23.8%" (no cell gap) is a row, its figures in their columns;
     the table does not end above it."""
     doc, got, expected = _convert(fc.build_tight_row, tmp_path)
@@ -93,7 +93,7 @@ def test_share_columns_under_a_bare_year(tmp_path):
 
 
 def test_row_groups_after_a_blank_line_stay_in_the_table(tmp_path):
-    """Rule 5 (_pdf_regions._group_after_blank): the liabilities after a blank line and two
+    """Rule 5 (pdf._regions._group_after_blank): the liabilities after a blank line and two
     section labels, figures ending where the assets' do, are the same table; the property block
     after a blank line, its figures ending elsewhere, is a table of its own."""
     doc, got, expected = _convert(fc.build_blank_line_groups, tmp_path)
@@ -103,7 +103,7 @@ def test_row_groups_after_a_blank_line_stay_in_the_table(tmp_path):
 
 
 def test_wrapped_long_label_is_one_row(tmp_path):
-    """Rule 6 (_pdf_regions._wrapped_label): the resale-agreements label (over 60 characters)
+    """Rule 6 (pdf._regions._wrapped_label): the resale-agreements label (over 60 characters)
     and its second line with the figures are one row; the table does not end above it."""
     doc, got, expected = _convert(fc.build_wrapped_label, tmp_path)
     assert got == expected
@@ -123,7 +123,7 @@ def test_figures_in_running_text_neither_end_a_label_nor_join_a_footnote(tmp_pat
 
 @pytest.mark.parametrize("deep", [False, True], ids=["members-indented", "label-indented"])
 def test_group_label_with_colon_is_a_label_row(tmp_path, deep):
-    """Rule 7 (_pdf_regions._group_label): "Adjustments to reconcile ... activities:" after
+    """Rule 7 (pdf._regions._group_label): "Adjustments to reconcile ... activities:" after
     "Net income" is a label-only row of the cash-flow table, not a paragraph ending it (with
     the members indented under it, _wrapped_label keeps it too; indented deeper than its
     members, only _group_label does)."""
@@ -134,7 +134,7 @@ def test_group_label_with_colon_is_a_label_row(tmp_path, deep):
 
 
 def test_stacked_statements_are_two_tables(tmp_path):
-    """Rule 8 (_pdf_regions.restarts): the 52-week statement printed right under the 13-week
+    """Rule 8 (pdf._regions.restarts): the 52-week statement printed right under the 13-week
     one is a second table with its own header; its title lines are text between the two."""
     doc, got, expected = _convert(fc.build_stacked_statements, tmp_path)
     assert got == expected
@@ -144,7 +144,7 @@ def test_stacked_statements_are_two_tables(tmp_path):
 
 
 def test_share_columns_take_their_amounts_headers(tmp_path):
-    """_pdf_table_head._name_shares: each unheaded percentage column right of an amount column
+    """pdf._table_head._name_shares: each unheaded percentage column right of an amount column
     is headed "<amount's header> %"."""
     doc, got, expected = _convert(fc.build_share_columns, tmp_path)
     assert got == expected
@@ -154,7 +154,7 @@ def test_share_columns_take_their_amounts_headers(tmp_path):
 @pytest.mark.parametrize("lead_in", [fn.LEAD_IN, fn.SHORT_LEAD_IN, fn.SHORTEST_LEAD_IN],
                          ids=["long", "short", "shortest"])
 def test_lead_in_with_colon_parts_two_note_tables(tmp_path, lead_in):
-    """Rules 6 and 7, their limits (_pdf_regions._wrapped_label, _group_label): a lead-in
+    """Rules 6 and 7, their limits (pdf._regions._wrapped_label, _group_label): a lead-in
     sentence ending in a colon, set a blank line under a table, over a "Fiscal Year" line and a
     header of years, is text between two tables: not a row label wrapped onto figures (the long
     one), not a group label opening rows (the short one: a header, not figures, comes next),
@@ -166,7 +166,7 @@ def test_lead_in_with_colon_parts_two_note_tables(tmp_path, lead_in):
 
 
 def test_period_label_without_year_is_a_row_not_a_new_statement(tmp_path):
-    """Rule 8, its limits (_pdf_regions.restarts): "At May 31," between two row groups of a
+    """Rule 8, its limits (pdf._regions.restarts): "At May 31," between two row groups of a
     selected-data table holds no year, so it is a label row of the one table, not the header
     of a second statement."""
     doc, got, expected = _convert(fn.build_period_group_label, tmp_path)
@@ -174,7 +174,7 @@ def test_period_label_without_year_is_a_row_not_a_new_statement(tmp_path):
 
 
 def test_shaded_rows_grid_whose_cell_takes_every_row_is_read_by_alignment(tmp_path):
-    """_pdf_grid_mend.undivided, shaded rows: boxes down the sign column and the margin, and
+    """pdf._grid_mend.undivided, shaded rows: boxes down the sign column and the margin, and
     the shaded label cells of the last rows, make a grid one of whose cells holds the figures
     of all the other rows; the table is read by alignment, each row with its figures."""
     doc, got, expected = _convert(fn.build_shaded_summary, tmp_path)

@@ -113,7 +113,7 @@ class ProbeIndex:
         per = []
         for a, b in spans:
             end = self.visible(a, b)
-            per.append([p for p in pieces_of(grid, a, end) if count(*p) > 0] or [(a, end)])
+            per.append(pieces_of(grid, a, end, count) or [(a, end)])
         flat = list(dict.fromkeys(p for parts in per for p in parts))
         vecs = dict(zip(flat, self.spans.get(flat)))
         out = np.zeros((len(spans), self.embedder.dim), dtype=np.float32)

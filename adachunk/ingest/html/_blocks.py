@@ -4,7 +4,7 @@ A container (``body``, ``div``, ``section``, a list item) is read as a browser l
 block children each make their own blocks, and the inline content between them (text, links,
 emphasis) forms anonymous paragraphs whose origin is the container. Lists, definition lists,
 code, quotes and tables are one block each (a ``<dl>``: one per term); EUR-Lex titles are
-merged into headings (:mod:`._html_eurlex`).
+merged into headings (:mod:`._eurlex`).
 """
 
 from __future__ import annotations

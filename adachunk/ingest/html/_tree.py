@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator, Union
 # Deeper elements are flattened into text: the converter recurses per level, and no real page
 # nests content 200 elements deep (machine-generated nesting would otherwise exhaust the stack).
 # The flattening leaves out what ``skip`` says is never text (scripts, styles, navigation, hidden
-# elements: see ``_html_clean.flat_skip``), as the walker would have above that depth.
+# elements: see ``_clean.flat_skip``), as the walker would have above that depth.
 MAX_DEPTH = 200
 # ids an editor's tool generated ("d1e1374-1-1" on EUR-Lex): nobody cites them, so the nearest
 # meaningful ancestor id ("art_1", "001.001") is kept instead

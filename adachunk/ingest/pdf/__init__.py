@@ -13,7 +13,7 @@ be computed on PDFs as on the paper's corpus.
 Backends (``PdfOptions.backend``):
 
 * ``pdfplumber`` (default; MIT licence; pure Python on pdfminer.six): the layout logic is
-  adachunk's own (modules ``_pdf_*``) and is tested here.
+  adachunk's own (this package's ``_*`` modules) and is tested here.
 * ``pymupdf`` (optional extra ``adachunk[pymupdf]``): PyMuPDF with its bundled pymupdf4llm.
   **PyMuPDF is licensed AGPL-3.0** (or commercially by Artifex): installing the extra puts your
   deployment under the AGPL's terms unless you hold a commercial licence.
@@ -23,11 +23,11 @@ Errors, one per file and never a crash of a run: ``ADA308`` encrypted (a passwor
 installed, or nothing found; the message names the scanned pages of a document whose other pages
 have text), ``ADA310`` corrupt or truncated, ``ADA322`` a step (opening the file, one page) ran past
 its time budget (``PdfOptions.time_budget_s``: a reference loop, a content-stream bomb; see
-``_pdf_budget``).
+``_budget``).
 
 Scans: with the optional extra ``adachunk[ocr]`` (Tesseract), pages that are images without a
 text layer are read by OCR (``PdfOptions.ocr``, default ``auto``) into the same word boxes as a
-text page (module ``_pdf_ocr``), so their pages and offsets come out as for text PDFs.
+text page (module ``_ocr``), so their pages and offsets come out as for text PDFs.
 """
 
 from __future__ import annotations
@@ -96,7 +96,6 @@ def check_pdf_bytes(data: bytes, source: str) -> None:
     A missing ``%%EOF`` means the file was cut short (an interrupted download or copy); reading
     the part that survived would silently lose the end of the document, so it is an error.
     """
-
     if not data:
         raise corrupt_error(source, "the file is empty")
     if b"%PDF-" not in data[:1024]:
@@ -111,7 +110,7 @@ def read_scans(data: bytes, source: str, raw: list[RawPage], options: PdfOptions
 
     Returns:
         The pages (the scans replaced by what OCR read), why a scan may still be empty (a key of
-        ``_pdf_errors._NO_OCR``), and facts for the document's meta (``ocr_engine``, ``ocr_pages``).
+        ``_errors._NO_OCR``), and facts for the document's meta (``ocr_engine``, ``ocr_pages``).
     """
     if options.ocr == "off":
         return raw, "off", {}
@@ -133,7 +132,6 @@ def pdfplumber_backend(data: bytes, source: str, options: PdfOptions) -> tuple[l
 
     raw = extract_all(data, source, options.password, options.workers, options.time_budget_s)
     if not raw:
-    
         raise corrupt_error(source, "the document has no pages")
     raw, why, ocr_meta = read_scans(data, source, raw, options)
     if not any(p.has_text for p in raw):

@@ -10,7 +10,7 @@
    it may end on the wrapped last line of a cell; the row just above that heads only the
    figure columns (a spanning label) is taken in. A statement's blank lines between row
    groups, wrapped and group labels, tight rows and a second statement printed under the
-   first have rules of their own (:mod:`._pdf_regions`).
+   first have rules of their own (:mod:`._regions`).
 3. **Columns.** pdfplumber's text-alignment strategy (:func:`pdfplumber.table.words_to_edges_v`:
    the left edges, right edges or centres of three words at least that line up) gives the
    column boundaries, as its ``"text"`` table strategy does. A boundary that cuts through words
@@ -24,7 +24,7 @@
 5. **Cells.** A phrase (words a word space apart) goes whole to one column: the one it lies
    in, or, when a boundary cuts it (a header "2024 EUR k" wider than the figures under it, a
    long label), the one whose other cells it overlaps most. Lines are grouped into rows by the
-   row-label column and the vertical rhythm (:mod:`._pdf_table_rows`); leading header rows
+   row-label column and the vertical rhythm (:mod:`._table_rows`); leading header rows
    (empty first cell) are flattened into one header row, a spanning label ("Group" over "2024"
    and "2023") repeated on each column it spans.
 

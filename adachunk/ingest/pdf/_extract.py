@@ -6,7 +6,7 @@ read from pdfminer's layout objects (``page.layout``) with only the attributes n
 from pdfplumber's own :class:`~pdfplumber.utils.text.WordExtractor`, and tables from its
 lattice :class:`~pdfplumber.table.TableFinder` fed with the ruling edges (only on pages that have
 two horizontal and two vertical rulings at least). Cell text is taken from the page's words.
-Tables without rulings are found afterwards among the remaining words (``_pdf_borderless``).
+Tables without rulings are found afterwards among the remaining words (``_borderless``).
 """
 
 from __future__ import annotations

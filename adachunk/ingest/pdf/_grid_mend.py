@@ -75,7 +75,7 @@ def mend_beside(ruled: list[RawTable], borderless: list[RawTable], words: list[W
         ruled: the page's ruled tables.
         borderless: the borderless tables found among the words the ruled ones left.
         words: all the page's words (those of the ruled tables included).
-        find: the borderless finder (:func:`._pdf_borderless.find_tables`).
+        find: the borderless finder (:func:`._borderless.find_tables`).
 
     Returns:
         The ruled tables kept, and the borderless tables (a mended one replacing its parts).

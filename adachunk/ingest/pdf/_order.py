@@ -1,9 +1,9 @@
 """Reading order of one page: XY-cut columns where the page has them, line order otherwise.
 
-:func:`order_page` first tries the line-based order of :func:`._pdf_lines.reading_order`
+:func:`order_page` first tries the line-based order of :func:`._lines.reading_order`
 (two columns whose gutter is wide enough to split lines, side notes, footnotes under both
 columns), which the generated corpus is tuned on. Where that finds no gutter, the XY-cut
-(:mod:`._pdf_xycut`) runs on the page's words and tables: narrow gutters and three or more
+(:mod:`._xycut`) runs on the page's words and tables: narrow gutters and three or more
 columns. A page without columns keeps its line order. A page with columns is read leaf by leaf; small lines below the body of
 their column (footnotes) move to the end of the page, so that they stay the page's trailing run
 and a paragraph running on into the next column is not cut by them. A page whose analysis

@@ -1,5 +1,5 @@
 """Rows and regions of a page's words, the first steps of the borderless table finder
-(:mod:`._pdf_borderless`, steps 1 and 2 of its docstring).
+(:mod:`._borderless`, steps 1 and 2 of its docstring).
 
 A region is a run of rows set close together that holds two tabular rows at least. Filings make
 it harder than a gap rule alone: they leave a blank line between groups of a statement's rows,

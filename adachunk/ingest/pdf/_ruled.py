@@ -6,7 +6,7 @@ one-cell-one-value reading:
 * **Ruled header, open body.** The header is gridded, the body is one box (a Senate
   expenditure report): the body's single cell spans every column and holds whole columns of
   names, dates and amounts. Its words are put back into the header's columns and its lines
-  grouped into rows (:func:`~._pdf_table_rows.row_groups`: a description's second line joins
+  grouped into rows (:func:`~._table_rows.row_groups`: a description's second line joins
   its row).
 * **Rules every few rows.** Statistical tables rule a line every five rows (the FBI's NICS
   report): each cell holds five values, one per line. When most filled cells of a ruled row

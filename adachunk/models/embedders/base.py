@@ -116,8 +116,8 @@ class Embedder:
 
         limit = max(1, self.max_tokens - self.token_slack)
         tokens = ModelTokenCounter(self.token_starts(text))
-        parts = [] if tokens.count(0, len(text)) <= limit else [
-            p for p in pieces_of(GridBuilder(text, tokens, limit).build(()), 0, len(text)) if tokens.count(*p) > 0]
+        fits = tokens.count(0, len(text)) <= limit
+        parts = [] if fits else pieces_of(GridBuilder(text, tokens, limit).build(()), 0, len(text), tokens.count)
         if not parts:
             return normalise(self.encode([text]))[0]
         pieces = [text[a:b] for a, b in parts]

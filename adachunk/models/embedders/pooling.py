@@ -103,9 +103,11 @@ class GridBuilder:
         return out
 
 
-def pieces_of(grid: np.ndarray, a: int, b: int) -> list[tuple[int, int]]:
-    """The grid pieces that ``[a, b)`` covers, the two edge pieces clipped to the span."""
+def pieces_of(grid: np.ndarray, a: int, b: int, count: Callable[[int, int], int]) -> list[tuple[int, int]]:
+    """The grid pieces that ``[a, b)`` covers, the two edge pieces clipped to the span, without
+    those that hold no model token by ``count`` (:meth:`ModelTokenCounter.count`: whitespace
+    alone is nothing to embed)."""
     i = int(np.searchsorted(grid, a, side="right"))
     j = int(np.searchsorted(grid, b, side="left"))
     bounds = [a, *(int(g) for g in grid[i:j]), b]
-    return [(x, y) for x, y in zip(bounds, bounds[1:]) if y > x]
+    return [(x, y) for x, y in zip(bounds, bounds[1:]) if y > x and count(x, y) > 0]
