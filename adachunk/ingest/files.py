@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import os
 import stat
+from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Iterator
 
 from ..errors import InputError, Location, ProfileError
 
@@ -56,6 +58,17 @@ DEFAULT_MAX_INPUT_BYTES = 512 * 1024 * 1024
 MAX_INPUT_ENV = "ADACHUNK_MAX_INPUT_BYTES"
 # the limit of the read_document call in progress (its max_bytes argument), seen by every reader
 _MAX_BYTES: ContextVar[int | None] = ContextVar("adachunk_max_input_bytes", default=None)
+
+
+@contextmanager
+def input_limit(max_bytes: int | None) -> Iterator[None]:
+    """Within the block, every read of this module refuses files over ``max_bytes`` (None: the
+    environment's or the default limit): what ``read_document(max_bytes=...)`` sets for its reader."""
+    token = _MAX_BYTES.set(max_bytes)
+    try:
+        yield
+    finally:
+        _MAX_BYTES.reset(token)
 
 
 def max_input_bytes() -> int:

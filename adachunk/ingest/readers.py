@@ -19,7 +19,7 @@ from typing import Any, Callable
 from ..errors import AdachunkWarning, InputError, Location, missing_dependency, notice
 from ..components.registry import readers
 from ..datatypes import Document, Page
-from .files import _MAX_BYTES, check_input_file, read_input_bytes, read_text_bytes
+from .files import check_input_file, input_limit, read_input_bytes, read_text_bytes
 
 
 class InputWarning(AdachunkWarning):
@@ -190,14 +190,12 @@ def read_document(path: str | os.PathLike, errors: str = "strict", max_bytes: in
         raise InputError(code="ADA303", message=f"unsupported input format '{suffix or p.name}'",
                          location=Location(source), allowed=supported_suffixes())
     reader: Callable[..., Document] = readers.get(suffix)
-    token = _MAX_BYTES.set(max_bytes)
-    try:
-        check_input_file(p, source)  # before any reader opens it (a FIFO would block there)
-        return reader(p, source, errors)
-    except ImportError as exc:  # an optional reader's package (pdfplumber: the pdf extra)
-        coded = missing_dependency(exc, source)
-        if coded is None:
-            raise
-        raise coded from None
-    finally:
-        _MAX_BYTES.reset(token)
+    with input_limit(max_bytes):
+        try:
+            check_input_file(p, source)  # before any reader opens it (a FIFO would block there)
+            return reader(p, source, errors)
+        except ImportError as exc:  # an optional reader's package (pdfplumber: the pdf extra)
+            coded = missing_dependency(exc, source)
+            if coded is None:
+                raise
+            raise coded from None
