@@ -175,7 +175,12 @@ def load_corpus(name: str, per_doc: int = 20):
 def open_corpus(name: str, args) -> Corpus | None:
     """A :class:`Corpus` by name, or None when ../shared does not have it."""
     if name == "financebench-dev":
-        return load_financebench(args.cache)
+        corpus = load_financebench(args.cache)
+        if corpus is not None and getattr(args, "peer_text", "plain") == "ada":
+            # The peers cut adachunk's own reading: separates what the reading costs from what the cuts do.
+            corpus.peer_docs, corpus.peer_qa = corpus.docs, corpus.qa
+            corpus.pages["peer"] = corpus.pages["ada"]
+        return corpus
     got = load_corpus(name, args.per_doc)
     if got is None:
         return None
@@ -248,7 +253,10 @@ def read_pdfs(paths: list[Path], folder: Path, jobs: int = 2) -> dict[str, dict[
         digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
         entry = folder / f"{path.stem}-{digest}.pkl"
         if entry.is_file():
-            got = pickle.loads(entry.read_bytes())
+            try:
+                got = pickle.loads(entry.read_bytes())
+            except (ImportError, AttributeError, pickle.UnpicklingError):  # pickled by a tree whose modules moved
+                got = {}
             if got.get("adachunk") == _reader_version():
                 out[path.stem] = got
                 continue
@@ -886,6 +894,8 @@ def main() -> int:
     ap.add_argument("--profiles", help="adachunk run profiles (default: default,legal,finance,technical; "
                     "default,finance on financebench-dev)")
     ap.add_argument("--peers", default="chonkie,chonkie_token,langchain,semchunk,semantic")
+    ap.add_argument("--peer-text", choices=("plain", "ada"), default="plain",
+                    help="financebench-dev: the peers chunk pdfplumber's page text (plain) or adachunk's reading (ada)")
     ap.add_argument("--prefix-forms", default="", help=f"more prefixed rows of each run: {', '.join(PREFIX_FORMS)}")
     ap.add_argument("--prefix-retrievers", default="dense,bm25", help="which retrievers index a prefix")
     ap.add_argument("--prefix-free", action="store_true", help="a prefix costs nothing within a budget")

@@ -5,8 +5,10 @@ with its title and header row, while the prose around it keeps the candidate's s
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from adachunk import load_profile
+from adachunk.detect import tables as _tables
 from adachunk.split.dp import _spaced, dp_chunk
 from adachunk.tokens import get_counter
 from adachunk.datatypes import Document
@@ -108,3 +110,12 @@ def test_grow_sizes_are_validated(tmp_path):
     path.write_text("schema_version: 1\nname: bad\nextends: default\nsolver:\n  grow: {titled_table: 0}\n")
     with pytest.raises(ProfileErrors, match="grow"):
         load_profile(str(path))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="|\n \ta\r-", max_size=40))
+def test_row_runs_are_the_rows_pattern_matches(text):
+    """The table scan tried at row lines only finds exactly what ``_ROWS.finditer`` finds."""
+    expect = [(m.start(), m.end()) for m in _tables._ROWS.finditer(text)]
+    assert [(m.start(), m.end()) for m in _tables._row_runs(text)] == expect
+

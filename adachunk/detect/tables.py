@@ -43,6 +43,9 @@ _TITLE_CHARS = 160  # a statement's title or unit line, not a paragraph of prose
 _TITLE_LINES = 2  # "Consolidated Statements of Cash Flows" and "(in millions)"
 _MARKER = re.compile(r"<[^<>\n]{1,40}>|<!--[^\n]*-->")
 _ROWS = re.compile(r"(?m)(?:^[ \t]*\|[^\n]*(?:\n|\Z)){2,}")
+# A row's line start, found from its newline: a pattern that opens with a literal lets the regex
+# engine skip to each newline, where ``(?m)^`` is tried at every character (7x slower on CLAIR).
+_ROW_LINE = re.compile(r"\n[ \t]*\|")
 _TABLE_MARKER = re.compile(r"[ \t]*<Table>[ \t]*\n\Z")
 _TABLE_CLOSE = re.compile(r"\r?\n[ \t]*</Table>[ \t]*(?=\r?\n|\Z)")
 _SEPARATOR = re.compile(r"[ \t]*\|?[ \t:|-]*-[ \t:|-]*")
@@ -83,12 +86,28 @@ def is_separator_row(line: str) -> bool:
     return _SEPARATOR.fullmatch(line.rstrip("\r")) is not None
 
 
+def _row_runs(text: str):
+    """The matches of ``_ROWS`` in ``text`` (runs of two or more lines that start with ``|``), in
+    order, as ``_ROWS.finditer`` finds them: tried only at the start of a line that is a row."""
+    if "|" not in text:
+        return
+    pos: int | None = 0
+    while pos is not None:
+        m = _ROWS.match(text, pos)
+        if m:
+            yield m
+            # The line after a maximal run is no row: the next run starts at a later newline.
+            pos = m.end()
+        hit = _ROW_LINE.search(text, pos) if pos < len(text) else None
+        pos = hit.start() + 1 if hit else None
+
+
 def titled_tables(text: str) -> list[tuple[int, int, int]]:
     """``(start, head end, end)`` of every pipe table: ``start`` its first title line (else its
     ``<Table>`` marker, else its first row), ``head end`` the end of its header row (and separator
     row), ``end`` the end of its last row (or of the ``</Table>`` line after it)."""
     out = []
-    for m in _ROWS.finditer(text):
+    for m in _row_runs(text):
         rows_start, end = m.start(), m.end()
         while end > rows_start and text[end - 1] in "\r\n":
             end -= 1

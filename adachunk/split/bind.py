@@ -125,7 +125,7 @@ def _keep_with_next(text: str, starts: np.ndarray, ends: np.ndarray) -> tuple[np
     return np.asarray(lo, np.int64), np.asarray(hi, np.int64)
 
 
-def _atomic(text: str, starts: np.ndarray, ends: np.ndarray, size: Callable, limit: int | None,
+def _atomic(text: str, starts: np.ndarray, ends: np.ndarray, sizes: Callable, limit: int | None,
             heads: tuple[np.ndarray, np.ndarray]):
     """Forbidden cuts of an atomic structure that fits ``limit``: strictly inside its
     non-blank part. A structure that opens the body of a keep-with-next structure (a table
@@ -137,29 +137,35 @@ def _atomic(text: str, starts: np.ndarray, ends: np.ndarray, size: Callable, lim
             e -= 1
         while s < e and text[s].isspace():
             s += 1
-        if e - s < 2:
-            continue
-        i = bisect.bisect_right(heads[0], s) - 1
-        first = int(heads[0][i]) - 1 if i >= 0 and s < heads[1][i] else s
-        if limit is not None and size(first, e) > limit:
-            continue
-        lo.append(s + 1)
-        hi.append(e)
-    return np.asarray(lo, np.int64), np.asarray(hi, np.int64)
+        if e - s >= 2:
+            lo.append(s)
+            hi.append(e)
+    s_arr, e_arr = np.asarray(lo, np.int64), np.asarray(hi, np.int64)
+    if limit is not None and len(s_arr):
+        # Sizes of every structure at once (a call per structure was a sixth of the DP's time).
+        first = s_arr
+        if len(heads[0]):
+            i = np.searchsorted(heads[0], s_arr, side="right") - 1
+            under = (i >= 0) & (s_arr < heads[1][np.maximum(i, 0)])
+            first = np.where(under, heads[0][np.maximum(i, 0)] - 1, s_arr)
+        fits = sizes(first, e_arr) <= limit
+        s_arr, e_arr = s_arr[fits], e_arr[fits]
+    return s_arr + 1, e_arr
 
 
-def _sizer(doc: Document, policy: Policy) -> Callable[[int, int], int]:
-    """Size of a span in the solver's unit, from the whole document's tokenisation."""
+def _sizer(doc: Document, policy: Policy) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """Sizes of spans (start and end arrays) in the solver's unit, from the whole document's
+    tokenisation."""
     if policy.solver.granularity == "chars":
         return lambda s, e: e - s
     P, S = analysis_of(doc).boundaries(policy.solver.tokenizer)
 
-    def size(s: int, e: int) -> int:
-        a = int(np.searchsorted(P, s, side="right")) - 1
-        b = int(np.searchsorted(P, e, side="left"))
-        return int(S[min(b, len(S) - 1)] - S[max(a, 0)])
+    def sizes(s: np.ndarray, e: np.ndarray) -> np.ndarray:
+        a = np.searchsorted(P, s, side="right") - 1
+        b = np.searchsorted(P, e, side="left")
+        return S[np.minimum(b, len(S) - 1)] - S[np.maximum(a, 0)]
 
-    return size
+    return sizes
 
 
 def zones_for(doc: Document, policy: Policy, limit: int | None, structures: dict | None = None) -> Zones:
@@ -172,7 +178,7 @@ def zones_for(doc: Document, policy: Policy, limit: int | None, structures: dict
 
     def build() -> Zones:
         found = structures if structures is not None else _structures(doc, policy)
-        text, size = doc.text, _sizer(doc, policy)
+        text, sizes = doc.text, _sizer(doc, policy)
         by_label: dict[str, tuple[list, list]] = {}
         for label in spec.keep_with_next:
             if label in found:
@@ -186,7 +192,7 @@ def zones_for(doc: Document, policy: Policy, limit: int | None, structures: dict
         for label in spec.atomic:
             if label in found:
                 by_label.setdefault(label, ([], []))
-                lo, hi = _atomic(text, *map(np.asarray, found[label]), size, limit, heads)
+                lo, hi = _atomic(text, *map(np.asarray, found[label]), sizes, limit, heads)
                 by_label[label][0].append(lo)
                 by_label[label][1].append(hi)
         merged = {lab: _merge(np.concatenate(los), np.concatenate(his)) for lab, (los, his) in by_label.items()}

@@ -28,12 +28,29 @@ def forced_cuts(lat, structures, settings, limit: int) -> tuple[list[int], list[
     labels += [(label, size) for label, size in settings.grow if size > limit]
     for label, size in labels:
         starts, ends = structures.get(label, (np.zeros(0, np.int64), np.zeros(0, np.int64)))
-        for s, e in zip(np.asarray(starts).tolist(), np.asarray(ends).tolist()):
+        starts, ends = _larger_than(lat, np.asarray(starts, np.int64), np.asarray(ends, np.int64), limit)
+        for s, e in zip(starts.tolist(), ends.tolist()):
             cuts = _edges(lat, s, e, limit)
             out.update(k for k in cuts if k is not None)
             if size is not None and None not in cuts:
                 grown.append((cuts[0], cuts[1], size))
     return sorted(out), grown
+
+
+def _larger_than(lat, starts: np.ndarray, ends: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """The structures that may not fit in ``limit``, by one vectorised test: their size measured
+    to their untrimmed end is at least what :func:`_edges` measures to the trimmed one, so every
+    structure it would cut around is kept (most of a document's sentences and rows are dropped
+    here, where a test per structure cost an eighth of the DP's time on CLAIR)."""
+    if not len(starts):
+        return starts, ends
+    P, S = lat.P, lat.S
+    a = np.maximum(np.searchsorted(P, starts, "right") - 1, 0)
+    b = np.searchsorted(P, ends, "left")
+    keep = b >= len(S)
+    inside = ~keep
+    keep[inside] = S[b[inside]] - S[a[inside]] > limit
+    return starts[keep], ends[keep]
 
 
 def _edges(lat, s: int, e: int, limit: int) -> tuple[int | None, int | None]:
