@@ -119,3 +119,16 @@ def test_row_runs_are_the_rows_pattern_matches(text):
     expect = [(m.start(), m.end()) for m in _tables._ROWS.finditer(text)]
     assert [(m.start(), m.end()) for m in _tables._row_runs(text)] == expect
 
+
+def test_a_statement_at_the_top_of_a_page_grows_with_its_title(tmp_path):
+    """Its page break and running header lie between it and the prose above, where only one
+    cut is free (right after the break, adachunk.split.furniture): the gap before it reaches
+    through them, so the statement still grows and its first piece holds its title."""
+    paged = TEXT.replace("ACME CORP", "12\n\n<!-- PageBreak -->\n\n<!-- PageHeader: ACME 10-K -->\n\nACME CORP", 1)
+    doc = Document(id="paged", text=paged)
+    lo, hi = paged.index("ACME CORP"), paged.index("</Table>") + len("</Table>")
+    chunks = dp_chunk(doc, load_profile(_profile(tmp_path, 2000)).policy).chunks
+    pieces = [c for c in chunks if c.end > lo and c.start < hi]
+    assert len(pieces) == 1 and "ACME CORP" in pieces[0].text and pieces[0].end >= hi
+    # the cut falls right after the page break: the header opens the statement's chunk
+    assert pieces[0].text.lstrip().startswith("<!-- PageHeader: ACME 10-K -->")

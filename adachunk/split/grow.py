@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ingest.furniture import COMMENT
 from .bind import HARD
 
 
@@ -56,7 +57,8 @@ def _larger_than(lat, starts: np.ndarray, ends: np.ndarray, limit: int) -> tuple
 def _edges(lat, s: int, e: int, limit: int) -> tuple[int | None, int | None]:
     """The cheapest cut in the gap before the structure ``[s, e)`` and in the gap after it (the
     last one on ties; None where the gap has no allowed position), or ``(None, None)`` when the
-    structure fits in ``limit``."""
+    structure fits in ``limit``. A gap is the white space and page furniture between the
+    structure and its neighbours."""
     text, P, S, cost = lat.text, lat.P, lat.S, lat.cost
     while e > s and text[e - 1].isspace():
         e -= 1
@@ -86,15 +88,26 @@ def segment_limit(grown: list[tuple[int, int, int]], lo: int, hi: int, limit: in
 
 
 def _gap_before(text: str, pos: int) -> int:
-    """Start of the whitespace run that ends at ``pos``."""
-    while pos > 0 and text[pos - 1].isspace():
-        pos -= 1
-    return pos
+    """Start of the run of white space and page furniture that ends at ``pos``: a statement
+    printed at the top of a page has its page's break and running header above it, and the one
+    place a cut may fall there (:mod:`adachunk.split.furniture`) is right after the break."""
+    while True:
+        while pos > 0 and text[pos - 1].isspace():
+            pos -= 1
+        opening = text.rfind("<!--", 0, pos) if text.endswith("-->", 0, pos) else -1
+        if opening < 0 or not COMMENT.fullmatch(text, opening, pos):
+            return pos
+        pos = opening
 
 
 def _gap_after(text: str, pos: int) -> int:
-    """End of the whitespace run that starts at ``pos``."""
+    """End of the run of white space and page furniture that starts at ``pos`` (a statement
+    at the foot of a page: its footer and the page break follow it)."""
     n = len(text)
-    while pos < n and text[pos].isspace():
-        pos += 1
-    return pos
+    while True:
+        while pos < n and text[pos].isspace():
+            pos += 1
+        m = COMMENT.match(text, pos)
+        if not m:
+            return pos
+        pos = m.end()
