@@ -7,6 +7,7 @@ a token budget, dense and BM25, with paired bootstrap CIs against the best peer.
         [--prefix-forms none,heading_path,heading_last,heading_path_if_not_start]
         [--prefix-retrievers dense,bm25] [--prefix-free]
         [--cache DIR] [--vectors DIR | --no-vector-cache] [--out bench/out/retrieval]
+        [--peer-text plain|ada]
 
 Corpora (from ../shared, each skipped with a message when absent):
 
@@ -20,8 +21,10 @@ Corpora (from ../shared, each skipped with a message when absent):
   retrieval (each question among its own filing's chunks). adachunk reads the PDFs itself
   (``adachunk.ingest.read_document``: Markdown text with page offsets); the peers chunk the plain
   text pdfplumber gives page by page (``page.extract_text()``, pages joined with a blank line,
-  each page's offsets kept). Both readings are cached in ``--cache`` (a few minutes the first
-  time). Default profiles here: ``default`` and ``finance``.
+  each page's offsets kept), or with ``--peer-text ada`` adachunk's reading too (what the
+  reading costs apart from the cuts: bench/RESULTS.md "The gap on 10-K filings is the reading").
+  Both readings are cached in ``--cache`` (a few minutes the first time). Default profiles here:
+  ``default`` and ``finance``.
 
 Every chunk is counted in cl100k tokens. Dense = all-MiniLM-L6-v2 reading each chunk's first 256
 word pieces (as Chroma's evaluation and most vector stores embed); BM25 = bm25s over adachunk's
