@@ -131,12 +131,11 @@ def timed(path, args):
         f.write(str(time.process_time()))
     return out
 pool.chunk_to_text = timed
-real = pool.ProcessPoolExecutor
-class Pool(real):
-    def __init__(self, *a, **k):
-        print("main-before-pool", time.process_time(), file=sys.stderr)
-        super().__init__(*a, **k)
-pool.ProcessPoolExecutor = Pool
+real = pool._pool  # the bounded worker pool (adachunk.runner.pool) is made here
+def made(args):
+    print("main-before-pool", time.process_time(), file=sys.stderr)
+    return real(args)
+pool._pool = made
 main(["chunk", "-j", "2", *{json.dumps(files)}, "-o", os.devnull])
 print("record", record, file=sys.stderr)
 """

@@ -99,3 +99,56 @@ def test_file_records_take_a_profile_by_name_or_resolved_and_name_the_file(tmp_p
     assert [r["next_id"] for r in by_name[:-1]] == [r["id"] for r in by_name[1:]]
     whole = list(document_records(read_document(f), "default", max_chars=SEG))
     assert [(r["start"], r["end"], r["prev_id"]) for r in whole] == [(r["start"], r["end"], r["prev_id"]) for r in by_name]
+
+
+def statements_markdown(n: int = 40) -> str:
+    """Prose and titled statements (title, unit line, a header row of years, rows), so that the
+    default profile's table context has something to carry."""
+    rnd = random.Random(7)
+    parts = []
+    for i in range(n):
+        parts.append(" ".join(rnd.choice(["revenue", "grew", "segment", "margin", "lease", "the", "cash"])
+                              for _ in range(rnd.randint(20, 80))) + ".\n\n")
+        rows = "\n".join(f"| Line item {i}.{k} | {rnd.randint(100, 9999):,} | {rnd.randint(100, 9999):,} |"
+                         for k in range(rnd.randint(3, 40)))
+        parts.append(f"ACME CORP STATEMENT {i}\n\n(in millions)\n\n| Item | 2023 | 2022 |\n| --- | --- | --- |\n{rows}\n\n")
+    return "".join(parts)
+
+
+def test_the_default_streams_a_long_file_with_its_table_context(tmp_path, capsys):
+    """The default profile's only metadata (table context, a [table_header, text] recipe) is made
+    segment by segment: the file is read from disk in segments, never whole, and the records
+    equal the whole-document path's, embedded prefix included; a table whose title lines ended
+    the segment before keeps its header row but not that title in ``table_context``."""
+    from adachunk.enrich import segment_local
+
+    rp = load_profile("default")
+    assert segment_local(rp) and not segment_local(load_profile("legal"))
+    f = tmp_path / "statements.md"
+    f.write_text(statements_markdown(), encoding="utf-8", newline="")
+    seg = 6000
+    assert main(["chunk", str(f), "--segment-chars", str(seg)]) == 0
+    recs = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    whole = list(document_records(read_document(f), rp, max_chars=seg))
+    assert len(recs) == len(whole)
+    for got, want in zip(recs, whole):
+        a, b = got.pop("table_context", ""), want.pop("table_context", "")
+        assert got == want and b.endswith(a) and (a == b or "ACME CORP" in b[:len(b) - len(a)])
+        got["table_context"] = a
+    carried = [r for r in recs if r.get("table_context")]
+    assert len(carried) >= 5 and all("| Item | 2023 | 2022 |" in r["table_context"] for r in carried)
+    assert any(r.get("embed_prefix", "").startswith("| Item | 2023 | 2022 |") for r in carried)
+
+
+def test_a_streamed_file_is_never_read_whole(tmp_path, monkeypatch):
+    """The streamed mode does not call the whole-file reader for the default profile."""
+    import adachunk.runner.file_records as fr
+
+    f = tmp_path / "statements.md"
+    f.write_text(statements_markdown(), encoding="utf-8", newline="")
+
+    def whole(*a, **k):
+        raise AssertionError("read whole")
+
+    monkeypatch.setattr(fr, "read_document", whole)
+    assert len(list(file_records(f, "default", max_chars=6000))) > 10

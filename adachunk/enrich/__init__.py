@@ -41,6 +41,24 @@ def declares_metadata(policy: Any) -> bool:
     return bool(emitted(policy) or parents or isinstance(recipe, (list, tuple)))
 
 
+# Fields a segment of a document gives alone: a table's context (title lines, header row) lies at
+# its table, and a table never spans two segments (they are cut at blank lines, between blocks).
+_SEGMENT_KINDS = frozenset({"table"})
+_SEGMENT_PARTS = frozenset({"table_header", "table_context", "text"})
+
+
+def segment_local(policy: Any) -> bool:
+    """Whether every field the profile declares can be made from one segment of a long document
+    (the streamed large-file mode, :mod:`adachunk.runner.file_records`), as the default's table
+    context and ``[table_header, text]`` recipe can; paths, terms, references, parents and a
+    heading path need the whole text."""
+    policy = getattr(policy, "policy", policy)
+    if (getattr(policy, "data", None) or {}).get("parents") or set(emitted(policy)) - _SEGMENT_KINDS:
+        return False
+    recipe = getattr(getattr(policy, "index", None), "embed_text", None)
+    return not isinstance(recipe, (list, tuple)) or not set(recipe) - _SEGMENT_PARTS
+
+
 def enrich_records(records: list[dict[str, Any]], doc: Document, policy: Any, ctx: Any = None) -> list[dict[str, Any]]:
     """Add the metadata fields (see module docstring) to one document's records, in place.
 
@@ -69,4 +87,4 @@ def term_map(records: list[dict[str, Any]]) -> dict[str, int]:
     return {t: r["index"] for r in records for t in r.get("defines") or []}
 
 
-__all__ = ["enrich_records", "parent_records", "term_map"]
+__all__ = ["enrich_records", "parent_records", "segment_local", "term_map"]

@@ -5,9 +5,10 @@ writes them. A file longer than the segment length (``segment_chars``; default
 :func:`adachunk.split.segments.segment_chars`) is chunked in segments (large-document mode,
 :mod:`adachunk.split.segments`):
 
-* a Markdown or text file, under a profile that declares no whole-document metadata, is read
-  from disk one segment at a time (:mod:`adachunk.ingest.stream`): memory holds one segment,
-  never the whole text;
+* a Markdown or text file, under a profile that declares no whole-document metadata (none, or
+  only what a segment gives alone: the default's table context, :func:`adachunk.enrich.segment_local`),
+  is read from disk one segment at a time (:mod:`adachunk.ingest.stream`): memory holds one
+  segment, never the whole text;
 * any other long document is read whole, then chunked, enriched and yielded segment by segment.
 
 Either way the neighbour links (``prev_id``/``next_id``) run across the seams as in a
@@ -20,7 +21,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Iterator
 
-from ..enrich import declares_metadata, enrich_records
+from ..enrich import declares_metadata, enrich_records, segment_local
 from ..ingest import check_input_file, read_document
 from ..profile.cached import load_profile
 from ..ingest.stream import STREAMED_SUFFIXES, PageCounter, segments, text_facts
@@ -56,7 +57,7 @@ def file_records(path: str | os.PathLike, profile: Any = "default", chunker: Chu
     chunker = chunker or _dp(rp)
     path = os.fspath(path)
     limit = max_chars or segment_chars()
-    if is_text_like(path) and file_size(path) > limit and not declares_metadata(rp.policy):
+    if is_text_like(path) and file_size(path) > limit and segment_local(rp.policy):
         streamed = _streamed(path, rp, chunker, doc_id, limit, errors, max_bytes)
         if streamed is not None:
             yield from streamed
@@ -112,20 +113,37 @@ def _streamed(path: str, rp, chunker: Chunker, doc_id: str | None, limit: int, e
     if facts.chars <= limit:
         return None
     key = doc_id or os.path.basename(path)
+    local = declares_metadata(rp.policy)  # segment-local fields (the caller checked segment_local)
 
     def parts() -> Iterator[list[dict[str, Any]]]:
         stub = Document(id=key, text="", source=path)
         pages, index = PageCounter(facts.has_pages), 0
         for offset, text in segments(path, path, limit, errors):
-            part = chunker(Document(id=key, text=text, source=path, pages=pages.pages(text),
-                                    meta={"format": "markdown", "segment": [offset, offset + len(text)]}))
+            seg = Document(id=key, text=text, source=path, pages=pages.pages(text),
+                           meta={"format": "markdown", "segment": [offset, offset + len(text)]})
+            part = chunker(seg)
             chunks = [shift_chunk(c, offset, index + i, key, rp.fingerprint, facts.content_hash)
                       for i, c in enumerate(part.chunks)]
             index += len(chunks)
             records = [chunk_record(c, stub, rp.name, rp.fingerprint, part.splitter) for c in chunks]
-            yield enrich_records(records, None, None)  # links within the segment only
+            enrich_records(records, None, None)  # links within the segment only
+            if local:
+                _segment_fields(records, part, seg, rp)
+            yield records
 
     return _linked(parts())
+
+
+def _segment_fields(records: list[dict[str, Any]], part: Chunking, seg: Document, rp) -> None:
+    """Add the profile's segment-local fields (:func:`adachunk.enrich.segment_local`) to one
+    segment's records: enriched against the segment with its own offsets, then copied over."""
+    own = [chunk_record(c, seg, rp.name, rp.fingerprint, part.splitter) for c in part.chunks]
+    before = [set(r) for r in own]
+    enrich_records(own, seg, rp.policy)
+    for rec, mine, keys in zip(records, own, before):
+        for k in mine:  # in the order enriching added them, as the whole-document path writes them
+            if k not in keys and k not in ("prev_id", "next_id"):
+                rec[k] = mine[k]
 
 
 def _segmented(doc: Document, chunker: Chunker, rp, limit: int) -> Iterator[list[dict[str, Any]]]:
