@@ -9,10 +9,15 @@ sizes. Measured on financebench-dev (bench/RESULTS.md "A statement's rows togeth
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..ingest.furniture import COMMENT
 from .bind import HARD
+
+# white space and page-furniture comments (as bind's gap after a heading, furniture only)
+_FURNITURE_GAP = re.compile(rf"(?:\s+|{COMMENT.pattern})*")
 
 
 def forced_cuts(lat, structures, settings, limit: int) -> tuple[list[int], list[tuple[int, int, int]]]:
@@ -103,11 +108,4 @@ def _gap_before(text: str, pos: int) -> int:
 def _gap_after(text: str, pos: int) -> int:
     """End of the run of white space and page furniture that starts at ``pos`` (a statement
     at the foot of a page: its footer and the page break follow it)."""
-    n = len(text)
-    while True:
-        while pos < n and text[pos].isspace():
-            pos += 1
-        m = COMMENT.match(text, pos)
-        if not m:
-            return pos
-        pos = m.end()
+    return _FURNITURE_GAP.match(text, pos).end()
