@@ -32,13 +32,20 @@ from .relations import add_neighbours
 from .spans import emitted
 
 
-def declares_metadata(policy: Any) -> bool:
-    """Whether the profile asks for metadata beyond the neighbour links (``emit:``, ``parents:``
-    or an ``index.embed_text`` recipe): those need the whole document's text."""
+def _declared(policy: Any) -> tuple[dict[str, list[str]], Any, tuple[str, ...] | None]:
+    """What the profile declares beyond the neighbour links: its ``emit:`` kinds, its
+    ``parents:`` and its ``index.embed_text`` recipe (None for the legacy string forms)."""
     policy = getattr(policy, "policy", policy)
     parents = (getattr(policy, "data", None) or {}).get("parents")
     recipe = getattr(getattr(policy, "index", None), "embed_text", None)
-    return bool(emitted(policy) or parents or isinstance(recipe, (list, tuple)))
+    return emitted(policy), parents, tuple(recipe) if isinstance(recipe, (list, tuple)) else None
+
+
+def declares_metadata(policy: Any) -> bool:
+    """Whether the profile asks for metadata beyond the neighbour links (``emit:``, ``parents:``
+    or an ``index.embed_text`` recipe): those need the whole document's text."""
+    kinds, parents, recipe = _declared(policy)
+    return bool(kinds or parents or recipe is not None)
 
 
 # Fields a segment of a document gives alone: a table's context (title lines, header row) lies at
@@ -52,11 +59,8 @@ def segment_local(policy: Any) -> bool:
     (the streamed large-file mode, :mod:`adachunk.runner.file_records`), as the default's table
     context and ``[table_header, text]`` recipe can; paths, terms, references, parents and a
     heading path need the whole text."""
-    policy = getattr(policy, "policy", policy)
-    if (getattr(policy, "data", None) or {}).get("parents") or set(emitted(policy)) - _SEGMENT_KINDS:
-        return False
-    recipe = getattr(getattr(policy, "index", None), "embed_text", None)
-    return not isinstance(recipe, (list, tuple)) or not set(recipe) - _SEGMENT_PARTS
+    kinds, parents, recipe = _declared(policy)
+    return not parents and not set(kinds) - _SEGMENT_KINDS and not set(recipe or ()) - _SEGMENT_PARTS
 
 
 def enrich_records(records: list[dict[str, Any]], doc: Document, policy: Any, ctx: Any = None) -> list[dict[str, Any]]:
