@@ -59,6 +59,29 @@ def test_a_sign_before_text_or_a_lone_percent_column_stays():
     assert tidy_rows(rows)[0] == rows
 
 
+def test_a_sign_before_a_stack_of_figures_joins_it():
+    # a PDF column read as one cell: the sign printed before its first figure goes with the stack
+    out, _, _ = tidy_rows([["In Millions", "", "Fiscal 2020", "Fiscal 2019"],
+                           ["Service cost", "$", "92.7 230.5 (449.9) -", "$ 94.6"]])
+    assert out == [["In Millions", "Fiscal 2020", "Fiscal 2019"], ["Service cost", "$ 92.7 230.5 (449.9) -", "$ 94.6"]]
+    assert tidy_rows([["Item", "", "Note"], ["Fee", "$", "12 months"]])[0][1] == ["Fee", "$", "12 months"]
+
+
+def test_a_sign_whose_figure_went_elsewhere_is_dropped():
+    # General Mills' stock-option grid (shading boxes): the figures of the sign's column landed in
+    # another cell; the sign left at the row's end says nothing
+    rows = [["Balance", "23,653.0", "$", "47.12", "4.82"], ["Outstanding", "18,164.6", "$", "", ""],
+            ["Exercisable", "8,706.4", "$", "", ""]]
+    out, _, _ = tidy_rows(rows)
+    assert out == [["Balance", "23,653.0", "$ 47.12", "4.82"], ["Outstanding", "18,164.6", "", ""],
+                   ["Exercisable", "8,706.4", "", ""]]
+    # a column the header names keeps its signs; so does a sign with no figure before it
+    named = [["Item", "Amount", "Currency"], ["Fee", "12.00", "$"], ["Tax", "3.00", "€"]]
+    assert tidy_rows(named)[0] == named
+    first = [["", "", ""], ["Price", "$", ""], ["Cost", "4", "5"]]
+    assert tidy_rows(first)[0][1] == ["Price", "$", ""]
+
+
 def test_header_rows_stack_into_one():
     rows = [["", "", "", ""], ["", "Year Ended December 31,", "Year Ended December 31,", "Year Ended December 31,"],
             ["", "2022", "2021", "2020"], ["(In millions)", "", "", ""], ["Revenue", "1,184", "1,020", "990"]]

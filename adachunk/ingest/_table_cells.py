@@ -91,10 +91,14 @@ def is_period_phrase(text: str) -> bool:
     return strong > 0
 
 
-def _takes_sign(text: str) -> bool:
-    """Can a currency sign go before this cell's text (a figure without a sign of its own)?"""
+def _takes_sign(text: str, stack: bool = False) -> bool:
+    """Can a currency sign go before this cell's text: a figure without a sign of its own, or with
+    ``stack`` a stack of such figures (``92.7 230.5 (449.9)``: a column a PDF reader read as one
+    cell, the sign printed before its first figure)?"""
     t = text.strip()
-    return bool(t) and not is_currency(t) and not is_currency(t.split()[0]) and is_figure(t)
+    if not t or is_currency(t) or is_currency(t.split()[0]):
+        return False
+    return is_figure(t) or (stack and all(is_figure(w) for w in t.split()))
 
 
 def _takes_closer(text: str, closer: str) -> bool:
@@ -136,9 +140,28 @@ def _merge_signs(row: list[str]) -> dict[int, int]:
         t = row[c].strip()
         if is_currency(t):
             nxt = next((j for j in range(c + 1, n) if row[j].strip()), None)
-            if nxt is not None and _takes_sign(row[nxt]):
+            # a cell of its own holds the sign of the next cell's first figure, stacked or not (a
+            # sign glued to a label above is less sure: "2021 $ 170,684 $" | "2021 192,052 ...")
+            if nxt is not None and _takes_sign(row[nxt], stack=True):
                 row[nxt], row[c], moved[c] = f"{t} {row[nxt].strip()}", "", nxt
     return moved
+
+
+def _drop_lost_signs(rows: list[list[str]], head: int) -> None:
+    """Empty (in place) a body cell holding only a currency sign that ends its row after a figure,
+    in a column that no header names or whose other cells hold figures: the sign's figure went
+    elsewhere (a PDF grid drawn by shading boxes, whose one cell took a column's figures), and a
+    sign alone says nothing. A named column of signs (``Currency``: ``$``) keeps them, as does a
+    sign before text."""
+    for r in rows[head:]:
+        for c, cell in enumerate(r):
+            if not is_currency(cell) or any(x.strip() for x in r[c + 1:]):
+                continue
+            if not any(is_figure(x) for x in r[:c] if x.strip()):
+                continue
+            unnamed = not any(h[c].strip() for h in rows[:head])
+            if unnamed or any(is_figure(o[c]) for o in rows[head:] if o is not r):
+                r[c] = ""
 
 
 def _droppable(rows: list[list[str]], c: int, head: int) -> bool:
@@ -159,7 +182,8 @@ def tidy_rows(rows: list[list[str]], head: int = 1) -> tuple[list[list[str]], li
     A cell holding only a currency sign goes into the next filled cell of its row when that holds
     a figure (``$`` | ``1,184`` → ``$ 1,184``); a cell holding only ``%`` or ``)`` into the
     previous one (``(4,378`` | ``)`` → ``(4,378)``); a sign glued to the end of a label or of a
-    neighbouring figure goes to the figure after it. A header set over an empty column beside
+    neighbouring figure goes to the figure after it; a sign left alone at the end of a row, in a
+    column of figures, is dropped (:func:`_drop_lost_signs`). A header set over an empty column beside
     its figures moves over them (:func:`_align_header`). A column is then dropped when every body
     row leaves it empty and each header row leaves it empty or repeats a neighbour's header there.
 
@@ -177,6 +201,7 @@ def tidy_rows(rows: list[list[str]], head: int = 1) -> tuple[list[list[str]], li
     for r in out:
         for c, target in _merge_signs(r).items():
             into.setdefault(c, target)
+    _drop_lost_signs(out, head)
     _align_header(out, head)
     keep = [c for c in range(n) if not _droppable(out, c, head)]
     if not keep or len(keep) == n:
