@@ -73,3 +73,22 @@ def test_cells_as_printed_and_no_period_heading(filing):
     assert cells and not [c for c in cells if c in {"$", "%", "€", "£"}]
     headings = [ln.lstrip("#").strip() for ln in filing.text.splitlines() if re.match(r"#{1,6} ", ln)]
     assert not [h for h in headings if _PERIOD.fullmatch(h)]
+
+
+def test_shading_box_grids_leave_no_sign_alone():
+    # General Mills' stock-option and pension-expense tables (pages 76 and 81): grids drawn by
+    # shading boxes, one PDF cell holding a column's figures; their last five lone "$" cells
+    path = PDFS / "GENERALMILLS_2020_10K.pdf"
+    if not path.is_file():
+        pytest.skip("../shared/corpus/financebench-dev is absent")
+    import pdfplumber
+
+    from adachunk.ingest._table_cells import is_currency
+    from adachunk.ingest.pdf._extract import extract_page
+
+    with pdfplumber.open(path) as pdf:
+        pages = [extract_page(pdf.pages[n - 1], n) for n in (76, 81)]
+    rows = [r for p in pages for t in p.tables for r in t.rows]
+    assert any("Outstanding as of May 31, 2020" in c for r in rows for c in r)
+    assert any(c.startswith("$ 92.7") for r in rows for c in r)  # the sign before the stacked figures
+    assert not [c for r in rows for c in r if is_currency(c)]
