@@ -80,6 +80,9 @@ def test_a_sign_whose_figure_went_elsewhere_is_dropped():
     assert tidy_rows(named)[0] == named
     first = [["", "", ""], ["Price", "$", ""], ["Cost", "4", "5"]]
     assert tidy_rows(first)[0][1] == ["Price", "$", ""]
+    # a sign printed after its figures (a European price list) is not a lost one
+    suffix = [["", "", ""], ["Fee", "12,00", "€"], ["Tax", "3,00", "€"]]
+    assert tidy_rows(suffix)[0] == suffix
 
 
 def test_header_rows_stack_into_one():

@@ -149,13 +149,16 @@ def _merge_signs(row: list[str]) -> dict[int, int]:
 
 def _drop_lost_signs(rows: list[list[str]], head: int) -> None:
     """Empty (in place) a body cell holding only a currency sign that ends its row after a figure,
-    in a column that no header names or whose other cells hold figures: the sign's figure went
-    elsewhere (a PDF grid drawn by shading boxes, whose one cell took a column's figures), and a
-    sign alone says nothing. A named column of signs (``Currency``: ``$``) keeps them, as does a
-    sign before text."""
+    where the table prints that sign before its figures (``$ 47.12`` in another cell) and the
+    column is unnamed or holds figures elsewhere: the sign's figure went elsewhere (a PDF grid drawn
+    by shading boxes, whose one cell took a column's figures), and a sign alone says nothing. A sign
+    printed after its figures (``12,00`` | ``€``), a named column of signs (``Currency``: ``$``) and
+    a sign before text keep their cells."""
+    prefixes = {m.group().strip() for r in rows for c in r
+                if (m := _SIGN_PREFIX.match(c.strip())) and len(c.strip()) > m.end() and is_figure(c)}
     for r in rows[head:]:
         for c, cell in enumerate(r):
-            if not is_currency(cell) or any(x.strip() for x in r[c + 1:]):
+            if cell.strip() not in prefixes or any(x.strip() for x in r[c + 1:]):
                 continue
             if not any(is_figure(x) for x in r[:c] if x.strip()):
                 continue
