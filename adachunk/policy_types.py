@@ -340,6 +340,12 @@ class RetrievalSpec(Section):
         "ranking stands in for them: no model pass) or an embedder spec standing in for the embedder (a static "
         "model2vec.v1 model: each chunk's visible part, truncated where the embedder would truncate it). The sizes "
         "and the index always follow the embedder (bench/RESULTS.md, \"The run at the cost of an index\")")
+    exact_margin: float = Field(
+        default=0.0, ge=0, le=1,
+        description="with a stand-in estimate (bm25 or an embedder spec): where the retrieval fits of the stand-in's "
+        "two best candidates lie within this margin (0.01: one point), the exact estimate scores the candidates again "
+        "and decides, so the model runs only on the documents the stand-in cannot tell apart; 0: the stand-in always "
+        "decides; ignored with exact (bench/RESULTS.md, \"Exact where the stand-in hesitates\")")
     queries: int = Field(
         default=32, ge=1, le=10**4,
         description="questions the retrieval fit asks per document (fewer when the document has fewer sentences)")

@@ -115,3 +115,59 @@ def test_the_default_static_model_is_distilled_once_when_missing(tmp_path, monke
         emb.prepare()
     assert calls == [m2v.default_model_dir()]
     assert [w.message.code for w in got if isinstance(w.message, AdachunkWarning)] == ["ADA420"]
+
+
+def _select(tmp_path, name: str, retrieval: str):
+    from adachunk import load_profile
+    from adachunk.ingest import read_document
+    from adachunk.selection import select_document
+
+    prof = tmp_path / f"{name}.yaml"
+    prof.write_text(f"schema_version: 1\nname: {name}\nextends: default\n"
+                    "metrics: {embedder: {type: hash.v1, max_tokens: 60}}\n"
+                    f"retrieval: {retrieval}\n")
+    rp = load_profile(prof)
+    return select_document(read_document(EXAMPLES / "regulation_excerpt.md"), rp.policy), rp
+
+
+def test_the_exact_estimate_decides_where_the_stand_in_hesitates(tmp_path):
+    exact, _ = _select(tmp_path, "exact", "{estimate: exact}")
+    stand_in, _ = _select(tmp_path, "bm25", "{estimate: bm25}")
+    always, rp = _select(tmp_path, "always", "{estimate: bm25, exact_margin: 1.0}")
+    never, _ = _select(tmp_path, "never", "{estimate: bm25, exact_margin: 0.0}")
+    fits = lambda d: [c.scores.get("rf") for c in d.candidates]  # noqa: E731
+    assert fits(exact) != fits(stand_in)  # the two estimates differ on this document
+    # a margin of 1 always hesitates: the model scores every candidate again, as `exact` alone does
+    assert fits(always) == fits(exact) and always.best.name == exact.best.name
+    margin = always.record()["retrieval"]["exact_after_stand_in_margin"]
+    assert 0 <= margin <= 1
+    # 0: the stand-in decides alone, and says nothing about a margin
+    assert fits(never) == fits(stand_in) and "exact_after_stand_in_margin" not in never.record()["retrieval"]
+    # a margin below the stand-in's gap keeps the stand-in's choice
+    best, second = sorted((f for f in fits(stand_in) if f is not None), reverse=True)[:2]
+    if best > second:
+        below, _ = _select(tmp_path, "below", f"{{estimate: bm25, exact_margin: {(best - second) / 2}}}")
+        assert fits(below) == fits(stand_in)
+
+
+def test_the_default_exact_margin_leaves_fingerprints_as_they_were():
+    from adachunk.profile.resolve import canonical, resolve
+
+    assert "exact_margin" not in canonical(resolve("default").profile)["retrieval"]
+    assert canonical(resolve("default").profile)["retrieval"]["estimate"] == "exact"
+
+
+def test_a_run_counts_the_documents_the_exact_estimate_decided(tmp_path):
+    from adachunk.runner.run import run_corpus
+
+    shutil.copy(EXAMPLES / "regulation_excerpt.md", tmp_path / "regulation_excerpt.md")
+    prof = tmp_path / "p.yaml"
+    prof.write_text("schema_version: 1\nname: p\nextends: default\nmetrics: {embedder: {type: hash.v1, max_tokens: 60}}\n"
+                    "retrieval: {estimate: bm25, exact_margin: 1.0}\n")
+    run_corpus([str(tmp_path / "regulation_excerpt.md")], str(prof), tmp_path / "out", backend="serial",
+               sink="none", progress=False)
+    (decision,) = [json.loads(x) for x in (tmp_path / "out" / "decisions.jsonl").read_text().splitlines()]
+    assert decision["retrieval"]["exact_after_stand_in_margin"] is not None
+    assert decision["embedding"]["selecting"] > 0  # the model ran to decide
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["exact_after_stand_in"] == {"documents": 1}

@@ -102,6 +102,7 @@ class Decision:
     regime: dict[str, Any] | None = None
     detector_errors: list[dict[str, Any]] = field(default_factory=list)
     decided_by: str = "score"
+    stand_in_margin: float | None = None  # set when the exact estimate decided after the stand-in hesitated
 
     @property
     def best(self) -> CandidateResult | None:
@@ -119,6 +120,8 @@ class Decision:
             # the reader the selection fitted, and what it expects the winner to give that reader
             out["retrieval"] = {"regime": self.regime, "estimate": best.scores.get("rf") if best else None,
                                 "by_reader": best.retrieval if best else None}
+            if self.stand_in_margin is not None:  # retrieval.exact_margin: the model decided this one
+                out["retrieval"]["exact_after_stand_in_margin"] = self.stand_in_margin
         if self.detector_errors:  # select.on_detector_error: fallback
             out["detector_errors"] = self.detector_errors
         return {**out, "candidates": [c.record() for c in self.candidates], "seconds": round(self.seconds, 4)}
@@ -251,12 +254,42 @@ def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
             res.reasons = {k: skip[i] for k in metric_keys}
             continue
         _score(res, ctx, keys, zero, tuple(metric_keys), weights, none_policy)
+    margin = _hesitation(results, ctx, keys, policy.select)
+    if margin is not None:  # the stand-in cannot tell its best two apart: the exact estimate decides
+        _rescore_exactly(results, skip, ctx, keys, zero, tuple(metric_keys), weights, none_policy)
     winner, decided_by = choose(results, policy.select), "score"
     if keys and _unscored(results, policy.select, keys):
         winner, decided_by = by_order(results, _eligible(results, policy.select), policy.select.unscored), "unscored"
     regime = _regime_record(ctx) if "rf" in keys else None
     return Decision(doc.id, doc.source, doc.content_hash, policy.name, policy.fingerprint, results, winner,
-                    time.perf_counter() - t0, regime, detector_errors, decided_by)
+                    time.perf_counter() - t0, regime, detector_errors, decided_by, margin)
+
+
+def _hesitation(results: list[CandidateResult], ctx, keys: tuple[str, ...], select: SelectSpec) -> float | None:
+    """The stand-in's margin between its two best eligible candidates' retrieval fits, when a
+    stand-in estimated them and the margin is within ``retrieval.exact_margin``; else None."""
+    regime = ctx.retrieval
+    if "rf" not in keys or regime.estimate == "exact" or regime.exact_margin <= 0:
+        return None
+    fits = sorted((results[i].scores.get("rf") for i in _eligible(results, select)
+                   if results[i].scores.get("rf") is not None), reverse=True)
+    if len(fits) < 2 or fits[0] - fits[1] > regime.exact_margin:
+        return None
+    return round(fits[0] - fits[1], 6)
+
+
+def _rescore_exactly(results: list[CandidateResult], skip: dict[int, str], ctx, keys, zero, order, weights,
+                     none_policy) -> None:
+    """Score the scored candidates again with the exact estimate (the context's regime swapped for
+    the call: the stand-in's and the model's vectors are memoised apart, the probes shared)."""
+    stand_in = ctx.retrieval
+    ctx.retrieval = stand_in.model_copy(update={"estimate": "exact"})
+    try:
+        for i, res in enumerate(results):
+            if res.chunking is not None and i not in skip:
+                _score(res, ctx, keys, zero, order, weights, none_policy)
+    finally:
+        ctx.retrieval = stand_in
 
 
 def _unscored(results: list[CandidateResult], select: SelectSpec, keys: tuple[str, ...]) -> bool:

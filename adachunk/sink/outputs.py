@@ -163,6 +163,7 @@ class _Tally:
         self.failures, self.fell_back = [], []
         self.hard = Counter()
         self.unscored: list[dict[str, Any]] = []
+        self.exact_after_stand_in = 0  # documents the exact estimate decided (retrieval.exact_margin)
         self.notices = Counter()  # ADA4xx code -> notices raised on the folder's documents
 
     def add(self, source: str, entry: dict[str, Any] | None) -> bool:
@@ -199,6 +200,8 @@ class _Tally:
             for k, v in (cand.get("hard_rules") or {}).items():
                 if k in ("found", "repaired", "remaining"):
                     self.hard[f"candidates_{k}"] += int(v)
+        if (decision.get("retrieval") or {}).get("exact_after_stand_in_margin") is not None:
+            self.exact_after_stand_in += 1
         if decision.get("decided_by") == "unscored":
             self.unscored.append({"source": source, "winner": decision.get("winner")})
         if decision.get("winner"):
@@ -232,6 +235,8 @@ class _Tally:
             "hard_rules": dict(sorted(self.hard.items())),
             # documents where no candidate could be scored: the profile's select.unscored order decided
             "unscored": {"documents": len(self.unscored), "list": self.unscored[:1000]},
+            # documents where the stand-in estimate hesitated and the exact one decided (retrieval.exact_margin)
+            "exact_after_stand_in": {"documents": self.exact_after_stand_in},
             # ADA4xx notices (something dropped or replaced) by code; each document's in decisions.jsonl
             "notices": dict(sorted(self.notices.items())),
             # texts the embedders computed against the spans and texts the stages asked for
