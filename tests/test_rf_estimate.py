@@ -168,6 +168,6 @@ def test_a_run_counts_the_documents_the_exact_estimate_decided(tmp_path):
                sink="none", progress=False)
     (decision,) = [json.loads(x) for x in (tmp_path / "out" / "decisions.jsonl").read_text().splitlines()]
     assert decision["retrieval"]["exact_after_stand_in_margin"] is not None
-    assert decision["embedding"]["selecting"] > 0  # the model ran to decide
+    assert decision["embedding"]["asked"] > 0  # the model was asked to decide (a bm25 stand-in asks nothing)
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["exact_after_stand_in"] == {"documents": 1}
