@@ -87,15 +87,15 @@ def _report(res) -> None:
     if notices:  # resumed documents' included: the count is the folder's, like the totals
         print("  notices: " + ", ".join(f"{code} ×{n}" for code, n in notices.items())
               + " (each document's in decisions.jsonl)", file=sys.stderr)
+    chunked = summary.get("totals", {}).get("ok", 0)
     unscored = (summary.get("unscored") or {}).get("documents", 0)
     if unscored:
-        chunked = summary.get("totals", {}).get("ok", 0)
         print(f"  selection: {unscored} of {chunked} documents had nothing to compare "
               "(decided by select.unscored)", file=sys.stderr)
     exact = (summary.get("exact_after_stand_in") or {}).get("documents", 0)
     if exact:  # retrieval.exact_margin: where the model ran to choose
-        print(f"  selection: the exact estimate decided {exact} of {summary.get('totals', {}).get('ok', 0)} "
-              "documents (the stand-in's best two within retrieval.exact_margin)", file=sys.stderr)
+        print(f"  selection: the exact estimate decided {exact} of {chunked} documents (the stand-in's "
+              "best two within retrieval.exact_margin)", file=sys.stderr)
     docs = summary.get("documents", {})
     if docs.get("ignored"):
         print(f"  skipped: {len(docs['ignored'])} file(s) named by .adachunkignore/--exclude "

@@ -183,10 +183,11 @@ def tidy_rows(rows: list[list[str]], head: int = 1) -> tuple[list[list[str]], li
     """Cells as printed: each sign in its figure's cell, the columns this empties dropped.
 
     A cell holding only a currency sign goes into the next filled cell of its row when that holds
-    a figure (``$`` | ``1,184`` → ``$ 1,184``); a cell holding only ``%`` or ``)`` into the
-    previous one (``(4,378`` | ``)`` → ``(4,378)``); a sign glued to the end of a label or of a
-    neighbouring figure goes to the figure after it; a sign left alone at the end of a row, in a
-    column of figures, is dropped (:func:`_drop_lost_signs`). A header set over an empty column beside
+    a figure or a stack of figures (``$`` | ``1,184`` → ``$ 1,184``); a cell holding only ``%`` or
+    ``)`` into the previous one (``(4,378`` | ``)`` → ``(4,378)``); a sign glued to the end of a
+    label or of a neighbouring figure goes to the figure after it; a sign left alone at the end of a
+    row after a figure, in a table that prints that sign before its figures, is dropped
+    (:func:`_drop_lost_signs`). A header set over an empty column beside
     its figures moves over them (:func:`_align_header`). A column is then dropped when every body
     row leaves it empty and each header row leaves it empty or repeats a neighbour's header there.
 
