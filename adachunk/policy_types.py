@@ -333,16 +333,18 @@ class RetrievalSpec(Section):
         "take part of the reader's budget (measured: with 0.25 the default profile's winners retrieve corpus-wide as "
         "well as with 1 on chroma-dev and better on CLAIR, bench/RESULTS.md); 1 reads the whole budget within the "
         "document")
-    estimate: Literal["exact", "bm25"] | EmbedderSpec = Field(
+    estimate: Literal["exact", "int8", "bm25"] | EmbedderSpec = Field(
         default="exact",
         description="how the retrieval fit ranks a candidate's chunks for the dense and hybrid readers: exact (with "
-        "the embedder, as the index will: about 1.3 model passes over each document while selecting), bm25 (BM25's "
-        "ranking stands in for them: no model pass) or an embedder spec standing in for the embedder (a static "
-        "model2vec.v1 model: each chunk's visible part, truncated where the embedder would truncate it). The sizes "
-        "and the index always follow the embedder (bench/RESULTS.md, \"The run at the cost of an index\")")
+        "the embedder, as the index will: about 1.3 model passes over each document while selecting), int8 (the "
+        "embedder's own sentence-transformers model quantised to int8 on the CPU: same tokenizer and truncation, "
+        "about half the CPU-s; exact on a GPU and for other kinds of embedder), bm25 (BM25's ranking stands in for "
+        "them: no model pass) or an embedder spec standing in for the embedder (a static model2vec.v1 model: each "
+        "chunk's visible part, truncated where the embedder would truncate it). The sizes and the index always "
+        "follow the embedder (bench/RESULTS.md, \"The run at the cost of an index\", \"int8 chooses\")")
     exact_margin: float = Field(
         default=0.0, ge=0, le=1,
-        description="with a stand-in estimate (bm25 or an embedder spec): where the retrieval fits of the stand-in's "
+        description="with a stand-in estimate (int8, bm25 or an embedder spec): where the retrieval fits of the stand-in's "
         "two best candidates lie within this margin (0.01: one point), the exact estimate scores the candidates again "
         "and decides, so the model runs only on the documents the stand-in cannot tell apart; 0: the stand-in always "
         "decides; ignored with exact (bench/RESULTS.md, \"Exact where the stand-in hesitates\")")

@@ -128,8 +128,39 @@ def test_onnx_params_refuse_what_it_cannot_run():
     with pytest.raises(ValidationError, match="CPU only"):
         STParams(runtime="onnx", device="cuda")
     with pytest.raises(ValidationError, match="CPU only"):
-        STParams(runtime="onnx", quantize="int8")
+        STParams(runtime="onnx", quantize="int8", device="cuda")
+    assert STParams(runtime="onnx", quantize="int8").quantize == "int8"  # onnxruntime's int8
     assert STParams(runtime="auto", device="cuda").runtime == "auto"  # auto then means torch
+
+
+def test_int8_on_onnx_is_close_to_exact_and_independent_of_the_batch(both):
+    """onnxruntime's int8 graph, one text per call: a text's vector is the same alone and in any
+    batch (a batch's shared activation scale would make it depend on its mates), within the
+    cosine measured on CLAIR sentences, under its own fingerprint (other vectors, other caches)."""
+    exact = both[1]
+    quant = _minilm(quantize="int8")
+    assert quant.identity()["runtime"] == "onnx" and quant.fingerprint != exact.fingerprint
+    assert _minilm(quantize="int8", runtime="torch").fingerprint not in (quant.fingerprint, exact.fingerprint)
+    together = quant.encode(TEXTS)
+    assert quant._onnx and quant.model.per_text
+    alone = np.concatenate([quant.encode([t]) for t in TEXTS])
+    assert np.array_equal(together, alone)
+    reordered = quant.encode(TEXTS[::-1])
+    assert np.array_equal(reordered, together[::-1])
+    cos = np.sum(together * exact.encode(TEXTS), axis=1)
+    assert cos.min() > 0.96 and not np.allclose(cos, 1.0, atol=1e-4)  # close, but an approximation
+
+
+def test_int8_graph_is_quantised_once_and_cached(both, monkeypatch):
+    from adachunk.models.embedders import _onnx
+
+    _minilm(quantize="int8").model  # noqa: B018 - made (or read) once in this cache folder
+
+    def no_quantise(graph):
+        raise AssertionError("quantised again")
+
+    monkeypatch.setattr(_onnx, "quantize_int8", no_quantise)
+    assert _minilm(quantize="int8").encode(TEXTS[:1]).shape == (1, 384)
 
 
 def test_a_run_exports_once_before_its_workers(tmp_path, monkeypatch):

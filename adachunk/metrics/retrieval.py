@@ -56,6 +56,66 @@ def regime_embedder(ctx: MetricContext) -> Any:
     return ctx.index_embedder if ctx.index_embedder is not None else ctx.embedder
 
 
+def stand_in(regime: Any, reader: Any = None) -> Any:
+    """The embedder spec that ranks chunks for the dense reader while choosing, or None where the
+    reader's own embedder does (``estimate: exact``, or ``bm25``, which needs no model).
+
+    ``estimate: int8`` is the reader's own sentence-transformers model quantised to int8 (another
+    kind of reader has no int8 form: it ranks exactly). A quantised stand-in is a CPU speed-up:
+    where this run's models go to a GPU (``--device cuda``, or ``auto`` with one) the reader ranks
+    exactly instead, since int8 does not run there and the exact model on a GPU costs less than
+    int8 on the CPU.
+
+    Args:
+        regime: the profile's ``retrieval`` section.
+        reader: the reader's embedder (a spec, None for the default model, or an instance).
+
+    Returns:
+        The stand-in's ``EmbedderSpec``, or None.
+    """
+    from ..models.embedders.base import Embedder
+    from ..models.embedders.spans import _spec_dict
+
+    est = regime.estimate
+    if est == "int8":
+        if isinstance(reader, Embedder):
+            params = getattr(reader, "params", None)
+            reader = {"type": reader.type_name, **(params.model_dump() if params is not None else {})}
+        spec = _spec_dict(reader)
+        if spec.get("type", "sentence_transformers.v1") != "sentence_transformers.v1" \
+                or spec.get("quantize", "none") != "none":
+            return None
+        spec = {**spec, "type": "sentence_transformers.v1", "quantize": "int8"}
+    elif hasattr(est, "model_dump"):
+        spec = _spec_dict(est)
+    else:
+        return None
+    if spec.get("quantize", "none") != "none":
+        from ..errors import ProfileError
+        from ..models.device import requested, resolve
+
+        try:
+            if resolve(requested(str(spec.get("device", "cpu")))) != "cpu":
+                return None
+        except ProfileError:  # CUDA asked for and missing: the reader's own load says so, located
+            return None
+    from ..policy_types import EmbedderSpec
+
+    return EmbedderSpec(**spec)
+
+
+def stand_in_label(regime: Any, reader: Any = None) -> str | None:
+    """What stood in for the dense reader, as decisions.jsonl says it: ``bm25``, the stand-in
+    embedder's type (with its quantisation), or None (the reader itself)."""
+    if regime.estimate == "bm25":
+        return "bm25"
+    spec = stand_in(regime, reader)
+    if spec is None:
+        return None
+    quantize = spec.model_dump().get("quantize", "none")
+    return spec.type if quantize == "none" else f"{spec.type} ({quantize})"
+
+
 def probe_index(ctx: MetricContext) -> "ProbeIndex":
     """The document's :class:`ProbeIndex` for the regime (one per document, embedder and mode)."""
     import hashlib
@@ -63,10 +123,11 @@ def probe_index(ctx: MetricContext) -> "ProbeIndex":
     from ..analysis import analysis_of
     from ..models.embedders.spans import load_embedder
 
-    reader = load_embedder(regime_embedder(ctx))
-    estimate = ctx.retrieval.estimate
+    reader_spec = regime_embedder(ctx)
+    reader = load_embedder(reader_spec)
+    spec = stand_in(ctx.retrieval, reader_spec)
     # a stand-in model ranks what the reader's embedder would read of each chunk (its tokenizer only)
-    emb = reader if estimate == "exact" else load_embedder(estimate)
+    emb = reader if spec is None else load_embedder(spec)
     mode = ctx.retrieval.long_chunks
     # the vectors are keyed by text, so they share the analysis store's log with ICC/DCC's
     log = analysis_of(ctx.doc).vector_log("emb." + hashlib.sha256(emb.fingerprint.encode()).hexdigest()[:24])
@@ -193,8 +254,7 @@ class RetrievalFit(Metric):
         tokens = [max(0, int(c.tokens)) for c in chunks]
         queries = [p.query for p in probes]
         ranked = rankings(ctx, spans, queries)
-        est = regime.estimate  # what stood in for the dense reader, said in each of its entries
-        stand_in = None if est == "exact" else est if isinstance(est, str) else est.type
+        by = stand_in_label(regime, regime_embedder(ctx))  # what stood in for the dense reader, said in each of its entries
         detail = []
         for r in regime.retrievers:
             for budget in regime.budgets:
@@ -202,8 +262,8 @@ class RetrievalFit(Metric):
                 shares = [read_share(order, spans, tokens, p.evidence, read, regime.k)
                           for p, order in zip(probes, ranked[r])]
                 entry = {"retriever": r, "budget": budget, "read": read, "recall": round(float(np.mean(shares)), 6)}
-                if stand_in and r != "bm25":
-                    entry["estimated_by"] = stand_in
+                if by and r != "bm25":
+                    entry["estimated_by"] = by
                 detail.append(entry)
         value = float(np.mean([d["recall"] for d in detail]))
         return MetricResult(value, f"{len(probes)} probes", detail)

@@ -290,9 +290,12 @@ def needed_embedders(rp, index: IndexSpec, with_index: bool) -> list[tuple[tuple
         # a stand-in model (retrieval.estimate) embeds; the embedder still says what of a chunk it
         # would read (its tokenizer). "index": the index's embedder when the run writes an index,
         # else the metrics' (as regime_embedder reads it without an index embedder)
-        if regime.estimate != "exact":
-            needed.setdefault(("retrieval", "estimate"), regime.estimate)
+        from ..metrics.retrieval import stand_in
+
         spec, path = regime_embedder(regime, index if with_index else IndexSpec(), metrics)
+        estimate = stand_in(regime, spec)  # int8: the reader's model quantised (made once, here)
+        if estimate is not None:
+            needed.setdefault(("retrieval", "estimate"), estimate)
         needed.setdefault(path, spec)
     return list(needed.items())
 

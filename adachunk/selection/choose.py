@@ -268,9 +268,11 @@ def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
 def _hesitation(results: list[CandidateResult], ctx, keys: tuple[str, ...], select: SelectSpec) -> float | None:
     """The stand-in's margin between its two best eligible candidates' retrieval fits, when a
     stand-in estimated them and the margin is within ``retrieval.exact_margin``; else None."""
+    from ..metrics.retrieval import regime_embedder, stand_in_label
+
     regime = ctx.retrieval
-    if "rf" not in keys or regime.estimate == "exact" or regime.exact_margin <= 0:
-        return None
+    if "rf" not in keys or regime.exact_margin <= 0 or stand_in_label(regime, regime_embedder(ctx)) is None:
+        return None  # no stand-in (or none on this device): the estimate is already exact
     fits = sorted((results[i].scores.get("rf") for i in _eligible(results, select)
                    if results[i].scores.get("rf") is not None), reverse=True)
     if len(fits) < 2 or fits[0] - fits[1] > regime.exact_margin:

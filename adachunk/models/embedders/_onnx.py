@@ -35,6 +35,7 @@ log = logging.getLogger("adachunk.embedders")
 _PLAIN_MODULES = ("sentence_transformers.models.Transformer", "sentence_transformers.models.Pooling",
                   "sentence_transformers.models.Normalize")
 _EXPORT_VERSION = 1  # bump when the exported graph changes
+_INT8_VERSION = 1  # bump when the quantiser's settings change
 _OPSET = 17
 _DIGESTS = "weights-sha256.marshal"  # start-up cache entry: path -> (size, mtime_ns, sha256)
 _DIGESTS_KEPT = 64  # paths remembered (one per environment and model): a bounded entry
@@ -149,17 +150,63 @@ def export(folder: str) -> bytes:
     return buf.getvalue()
 
 
-def ensure_export(folder: str) -> None:
-    """Export the model now unless its export is cached: a run calls it once before starting its
-    worker processes, which would otherwise each export it at the same time."""
+def quantize_int8(graph: bytes) -> bytes:
+    """The exported graph with dynamic int8 MatMuls (onnxruntime's quantiser, per-channel int8
+    weights; activations are quantised when the graph runs, one scale per input tensor).
+
+    Why per-channel: MiniLM's per-tensor variant drifts further from the exact vectors. Why
+    onnxruntime's and not torch's: measured on 815 CLAIR sentences, cosine to the exact vectors
+    0.992 on average (0.974 at worst) against torch's 0.97, at 2.2 times fewer CPU seconds.
+    """
+    import tempfile
+
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    root = logging.getLogger()
+    level = root.level
+    with tempfile.TemporaryDirectory(prefix="adachunk-int8-") as tmp:
+        src, dst = Path(tmp) / "fp32.onnx", Path(tmp) / "int8.onnx"
+        src.write_bytes(graph)
+        root.setLevel(logging.ERROR)  # the quantiser's advice to pre-process, on the root logger
+        try:
+            quantize_dynamic(src, dst, per_channel=True, weight_type=QuantType.QInt8)
+        finally:
+            root.setLevel(level)
+        return dst.read_bytes()
+
+
+def _graph(folder: str, quantize: bool) -> bytes:
+    """The cached graph of the folder's model (exact, or int8), made and cached on a miss."""
     key = export_key(folder)
-    if not _cachedir.has_entry(key):
+    graph = _cachedir.read_entry(key)
+    if graph is None:
         log.info("exporting %s to ONNX (once; cached as %s)", folder, key)
-        _cachedir.write_entry(key, export(folder))
+        graph = export(folder)
+        _cachedir.write_entry(key, graph)
+    if not quantize:
+        return graph
+    qkey = key.replace(".onnx", f"-int8v{_INT8_VERSION}.onnx")
+    quantized = _cachedir.read_entry(qkey)
+    if quantized is None:
+        log.info("quantising %s to int8 (once; cached as %s)", folder, qkey)
+        quantized = quantize_int8(graph)
+        _cachedir.write_entry(qkey, quantized)
+    return quantized
+
+
+def ensure_export(folder: str, quantize: bool = False) -> None:
+    """Export (and quantise) the model now unless cached: a run calls it once before starting its
+    worker processes, which would otherwise each export it at the same time."""
+    _graph(folder, quantize)
 
 
 class OnnxModel:
     """A plain sentence-transformers model run by onnxruntime, one thread per call.
+
+    With ``quantize`` the int8 graph runs, one text per model call: its activations are quantised
+    with one scale per input tensor, so in a batch a text's vector would depend on its batch mates
+    and their padding. Alone, each text's vector is a function of the text (measured: as fast as
+    batches, 6.8 against 7.1 CPU-s for 815 sentences, since no padding is computed).
 
     Attributes:
         max_seq_length: input limit in word pieces, special tokens included (None: none).
@@ -167,7 +214,7 @@ class OnnxModel:
         dim: vector dimension.
     """
 
-    def __init__(self, folder: str, pooling: str, max_seq_length: int | None):
+    def __init__(self, folder: str, pooling: str, max_seq_length: int | None, quantize: bool = False):
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -185,12 +232,8 @@ class OnnxModel:
             self._reader.no_truncation()
         self.specials = len(self._reader.encode("").ids)
         self.dim = int((_read_json(root / "config.json") or {}).get("hidden_size", 0))
-        key = export_key(folder)
-        graph = _cachedir.read_entry(key)
-        if graph is None:
-            log.info("exporting %s to ONNX (once; cached as %s)", folder, key)
-            graph = export(folder)
-            _cachedir.write_entry(key, graph)
+        self.per_text = quantize
+        graph = _graph(folder, quantize)
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 1  # the embedder's batch workers are the parallelism
         opts.inter_op_num_threads = 1
@@ -214,6 +257,8 @@ class OnnxModel:
 
     def forward(self, feed: dict[str, np.ndarray]) -> np.ndarray:
         """Pooled (not yet normalised) vectors of one prepared batch."""
+        if self.per_text and len(feed["input_ids"]) > 1:
+            return np.concatenate([self.forward(_row(feed, r)) for r in range(len(feed["input_ids"]))])
         hidden = self._session.run(None, feed)[0]
         if self.pooling == "cls":
             return hidden[:, 0].astype(np.float32)
@@ -224,3 +269,9 @@ class OnnxModel:
         """Sorted start offsets of the tokenizer's non-empty tokens of ``text``."""
         enc = self._plain.encode(text, add_special_tokens=False)
         return np.sort(np.asarray([a for a, b in enc.offsets if b > a], dtype=np.int64))
+
+
+def _row(feed: dict[str, np.ndarray], row: int) -> dict[str, np.ndarray]:
+    """One text of a prepared batch, without its padding."""
+    n = int(feed["attention_mask"][row].sum())
+    return {k: v[row:row + 1, :n] for k, v in feed.items()}
