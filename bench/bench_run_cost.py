@@ -16,7 +16,7 @@ chunks' texts in batches of 64, as a vector store's ingestion would; its vectors
 Usage::
 
     python bench/bench_run_cost.py [--corpus clair --corpus financebench-dev] [--workers 2]
-        [--out bench/out/run_cost]
+        [--profile default] [--out bench/out/run_cost]
 
 Each command runs once after a warm-up ``adachunk run`` of one small document (the start-up
 cache, as a user's first run fills it). Needs ``../shared/corpus`` (exits 0 with a message
@@ -112,9 +112,10 @@ def jsonl_texts(path: Path, out: Path) -> Path:
     return out
 
 
-def run_corpus(folder: Path, workers: int, tmp: Path) -> dict[str, dict[str, float]]:
-    """The four measurements on one folder."""
+def run_corpus(folder: Path, workers: int, tmp: Path, profile: str = "default") -> dict[str, dict[str, float]]:
+    """The four measurements on one folder, ``adachunk run`` and ``chunk`` under ``profile``."""
     py, cli = sys.executable, [sys.executable, "-m", "adachunk.cli.main"]
+    prof = ["--profile", profile]
     here = str(Path(__file__).resolve())
     rows: dict[str, dict[str, float]] = {}
 
@@ -127,13 +128,13 @@ def run_corpus(folder: Path, workers: int, tmp: Path) -> dict[str, dict[str, flo
         print(f"  {name}: {wall:.1f} s wall, {cpu:.1f} CPU-s", file=sys.stderr)
 
     row("adachunk run (index, LanceDB)",
-        [*cli, "run", str(folder), "--out", str(tmp / "run"), "--workers", str(workers), "--quiet"])
+        [*cli, "run", str(folder), *prof, "--out", str(tmp / "run"), "--workers", str(workers), "--quiet"])
     row("adachunk run --sink none",
-        [*cli, "run", str(folder), "--out", str(tmp / "run_none"), "--sink", "none", "--workers", str(workers),
+        [*cli, "run", str(folder), *prof, "--out", str(tmp / "run_none"), "--sink", "none", "--workers", str(workers),
          "--quiet"])
     row("chonkie RecursiveChunker 256 + embedder", [py, here, "--child", "chonkie", str(folder), str(tmp / "chonkie.npy")])
     chunks = tmp / "chunk.jsonl"
-    measured_chunk = [*cli, "chunk", str(folder), "-o", str(chunks), "--workers", str(workers)]
+    measured_chunk = [*cli, "chunk", str(folder), *prof, "-o", str(chunks), "--workers", str(workers)]
     wall, cpu = measured(measured_chunk)
     listing = jsonl_texts(chunks, tmp / "chunk_texts.json")
     w2, c2 = measured([py, here, "--child", "embed", str(listing), str(tmp / "chunk.npy")])
@@ -167,6 +168,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", action="append", choices=CORPORA)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--profile", default="default",
+                    help="the profile of `adachunk run` and `adachunk chunk` (a name or a YAML path); the "
+                         "peers' embedder stays the default profile's index embedder")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "run_cost")
     ap.add_argument("--child", nargs=3, metavar=("KIND", "IN", "OUT"), help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -187,7 +191,7 @@ def main() -> int:
             print(f"{corpus} ({len(list(folder.glob('*.md')))} files):", file=sys.stderr)
             work = Path(tmp) / corpus
             work.mkdir()
-            results[corpus] = run_corpus(folder, args.workers, work)
+            results[corpus] = run_corpus(folder, args.workers, work, args.profile)
     if not results:
         return 0
     args.out.mkdir(parents=True, exist_ok=True)
