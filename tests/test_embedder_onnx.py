@@ -163,6 +163,24 @@ def test_int8_graph_is_quantised_once_and_cached(both, monkeypatch):
     assert _minilm(quantize="int8").encode(TEXTS[:1]).shape == (1, 384)
 
 
+def test_int8_weights_fit_seven_bits_so_no_cpu_saturates_them(both):
+    """The quantised graph's int8 weights lie in [-64, 64]: onnxruntime's uint8 x int8 kernel on
+    x86 CPUs without VNNI sums pairs of products in 16 bits, which full-range weights can overflow
+    (2 * 255 * 127; a CPU with VNNI would then give other vectors than one without); 2 * 255 * 64 =
+    32,640 cannot. The v1 graph's weights reached +-127."""
+    import onnx
+    from onnx import numpy_helper
+
+    from adachunk.models.embedders import _onnx
+
+    folder = _minilm(quantize="int8").source
+    graph = onnx.load_from_string(_onnx._graph(folder, quantize=True))
+    weights = [numpy_helper.to_array(t) for t in graph.graph.initializer if t.data_type == onnx.TensorProto.INT8]
+    assert len(weights) >= 36  # six layers' Q, K, V, output and two feed-forward MatMuls
+    assert all(int(np.abs(w.astype(np.int16)).max()) <= 64 for w in weights)
+    assert max(int(np.abs(w).max()) for w in weights) > 32  # the 7 bits are used, not fewer
+
+
 def test_a_run_exports_once_before_its_workers(tmp_path, monkeypatch):
     """check_embedders prepares the export in the run's own process: the pool's workers then all
     find it cached instead of each exporting the same model at once."""

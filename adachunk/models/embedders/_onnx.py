@@ -35,7 +35,7 @@ log = logging.getLogger("adachunk.embedders")
 _PLAIN_MODULES = ("sentence_transformers.models.Transformer", "sentence_transformers.models.Pooling",
                   "sentence_transformers.models.Normalize")
 _EXPORT_VERSION = 1  # bump when the exported graph changes
-_INT8_VERSION = 1  # bump when the quantiser's settings change
+INT8_VERSION = 2  # bump when the quantiser's settings change
 _OPSET = 17
 _DIGESTS = "weights-sha256.marshal"  # start-up cache entry: path -> (size, mtime_ns, sha256)
 _DIGESTS_KEPT = 64  # paths remembered (one per environment and model): a bounded entry
@@ -155,6 +155,10 @@ def quantize_int8(graph: bytes) -> bytes:
     weights; activations are quantised when the graph runs, one scale per input tensor).
 
     Why per-channel: MiniLM's per-tensor variant drifts further from the exact vectors. Why
+    ``reduce_range`` (7-bit weights): on x86 CPUs without VNNI onnxruntime multiplies uint8
+    activations by int8 weights with an instruction whose pairwise sums saturate at 16 bits, so
+    full-range weights would give other vectors there than on a CPU with VNNI; 7-bit weights
+    cannot saturate it, and cost little here (cosine 0.990 against 0.992, same speed). Why
     onnxruntime's and not torch's: measured on 815 CLAIR sentences, cosine to the exact vectors
     0.992 on average (0.974 at worst) against torch's 0.97, at 2.2 times fewer CPU seconds.
     """
@@ -169,7 +173,7 @@ def quantize_int8(graph: bytes) -> bytes:
         src.write_bytes(graph)
         root.setLevel(logging.ERROR)  # the quantiser's advice to pre-process, on the root logger
         try:
-            quantize_dynamic(src, dst, per_channel=True, weight_type=QuantType.QInt8)
+            quantize_dynamic(src, dst, per_channel=True, reduce_range=True, weight_type=QuantType.QInt8)
         finally:
             root.setLevel(level)
         return dst.read_bytes()
@@ -185,7 +189,7 @@ def _graph(folder: str, quantize: bool) -> bytes:
         _cachedir.write_entry(key, graph)
     if not quantize:
         return graph
-    qkey = key.replace(".onnx", f"-int8v{_INT8_VERSION}.onnx")
+    qkey = key.replace(".onnx", f"-int8v{INT8_VERSION}.onnx")
     quantized = _cachedir.read_entry(qkey)
     if quantized is None:
         log.info("quantising %s to int8 (once; cached as %s)", folder, qkey)

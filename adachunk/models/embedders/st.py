@@ -16,8 +16,9 @@ cut into batches by :func:`~adachunk.models.embedders.base.plan_batches`, so lit
 to padding; the batches run in ``threads`` Python threads of one torch thread each. On a shared
 machine that beats torch's own OpenMP threads, whose barriers spin (burning CPU) whenever another
 process holds a core. ``quantize: int8`` is an approximation: on the ONNX runtime, onnxruntime's
-dynamic int8 MatMuls run one text per call (2.2 times fewer CPU seconds, cosine 0.992 to the exact
-vectors on average, a text's vector independent of its batch mates); on torch, dynamic int8 Linear
+dynamic int8 MatMuls (7-bit weights: no x86 CPU saturates their sums) run one text per call (2.2
+times fewer CPU seconds, cosine 0.990 to the exact vectors on average, a text's vector independent of
+its batch mates); on torch, dynamic int8 Linear
 layers (about 1.6 times fewer CPU seconds, cosine 0.97, dependent on the batch: ICC/DCC move by
 about 0.4 points; near-tied candidates can swap).
 """
@@ -81,8 +82,8 @@ class STParams(EmbedderParams):
         default="none",
         description="none: the exact model; int8: dynamic int8 quantisation (per-channel weights), CPU only, "
         "faster, vectors close to the exact ones but not equal. On the ONNX runtime (runtime onnx, or auto "
-        "where it applies) onnxruntime's int8 MatMuls embed each text on its own (2.2x fewer CPU-s, cosine "
-        "0.992 on average); on torch, int8 Linear layers whose vectors also depend on the other texts of "
+        "where it applies) onnxruntime's int8 MatMuls (7-bit weights, so CPUs without VNNI compute the same) "
+        "embed each text on its own (2.2x fewer CPU-s, cosine 0.990 on average); on torch, int8 Linear layers whose vectors also depend on the other texts of "
         "their batch (cosine 0.97; bench/bench_icc_dcc.py --compare)")
 
     @model_validator(mode="after")
@@ -143,7 +144,10 @@ class SentenceTransformerEmbedder(Embedder):
         if self.params.quantize != "none":  # the exact model keeps its old fingerprint
             ident["quantize"] = self.params.quantize
             if self._int8_on_onnx():  # another quantiser, other vectors (torch's int8 keeps its name)
+                from ._onnx import INT8_VERSION
+
                 ident["runtime"] = "onnx"
+                ident["int8_version"] = INT8_VERSION  # its settings changed: vectors cached before are not these
         return ident
 
     def _int8_on_onnx(self) -> bool:
