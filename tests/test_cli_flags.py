@@ -66,7 +66,12 @@ def _run(tmp_path, argv):
     code = main(["run", SAMPLE, "--out", str(out), "--sink", "none", "-j", "1", "--quiet", *argv])
     if code != 0:
         return code, ""
-    return code, [(r["start"], r["end"]) for r in map(json.loads, (out / "chunks.jsonl").open())]
+    # the winner's spans and every candidate's shape: a flag that reshapes the pool is honoured even
+    # where the same rung wins with the same cuts (--chunk-cost moves dp_90's cuts, not dp_127's)
+    spans = [(r["start"], r["end"]) for r in map(json.loads, (out / "chunks.jsonl").open())]
+    pool = [(c["name"], c.get("stats")) for d in map(json.loads, (out / "decisions.jsonl").open())
+            for c in d["candidates"]]
+    return code, (spans, pool)
 
 
 # command -> how to run it and read its output (stdout when the reader returns None)
