@@ -179,29 +179,34 @@ def quantize_int8(graph: bytes) -> bytes:
         return dst.read_bytes()
 
 
-def _graph(folder: str, quantize: bool) -> bytes:
-    """The cached graph of the folder's model (exact, or int8), made and cached on a miss."""
+def _entry(folder: str, quantize: bool) -> str:
+    """The start-up cache entry of the folder's exact graph, or of its int8 graph."""
     key = export_key(folder)
+    return key.replace(".onnx", f"-int8v{INT8_VERSION}.onnx") if quantize else key
+
+
+def _graph(folder: str, quantize: bool) -> bytes:
+    """The cached graph of the folder's model (exact, or int8), made and cached on a miss (the
+    exact graph is read only where the int8 one must be made from it)."""
+    key = _entry(folder, quantize)
     graph = _cachedir.read_entry(key)
     if graph is None:
-        log.info("exporting %s to ONNX (once; cached as %s)", folder, key)
-        graph = export(folder)
+        if quantize:
+            log.info("quantising %s to int8 (once; cached as %s)", folder, key)
+            graph = quantize_int8(_graph(folder, quantize=False))
+        else:
+            log.info("exporting %s to ONNX (once; cached as %s)", folder, key)
+            graph = export(folder)
         _cachedir.write_entry(key, graph)
-    if not quantize:
-        return graph
-    qkey = key.replace(".onnx", f"-int8v{INT8_VERSION}.onnx")
-    quantized = _cachedir.read_entry(qkey)
-    if quantized is None:
-        log.info("quantising %s to int8 (once; cached as %s)", folder, qkey)
-        quantized = quantize_int8(graph)
-        _cachedir.write_entry(qkey, quantized)
-    return quantized
+    return graph
 
 
 def ensure_export(folder: str, quantize: bool = False) -> None:
     """Export (and quantise) the model now unless cached: a run calls it once before starting its
-    worker processes, which would otherwise each export it at the same time."""
-    _graph(folder, quantize)
+    worker processes, which would otherwise each export it at the same time. A cached entry is
+    not read here (87 MB for MiniLM's exact graph): the workers read it."""
+    if not _cachedir.has_entry(_entry(folder, quantize)):
+        _graph(folder, quantize)
 
 
 class OnnxModel:

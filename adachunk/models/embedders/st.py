@@ -30,6 +30,7 @@ import os
 import threading
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from functools import cached_property
 from typing import Literal, Sequence
 
 import numpy as np
@@ -143,17 +144,18 @@ class SentenceTransformerEmbedder(Embedder):
                  "max_seq_length": self.params.max_seq_length}
         if self.params.quantize != "none":  # the exact model keeps its old fingerprint
             ident["quantize"] = self.params.quantize
-            if self._int8_on_onnx():  # another quantiser, other vectors (torch's int8 keeps its name)
+            if self._int8_on_onnx:  # another quantiser, other vectors (torch's int8 keeps its name)
                 from ._onnx import INT8_VERSION
 
                 ident["runtime"] = "onnx"
                 ident["int8_version"] = INT8_VERSION  # its settings changed: vectors cached before are not these
         return ident
 
+    @cached_property
     def _int8_on_onnx(self) -> bool:
-        """Whether ``quantize: int8`` will run on the ONNX runtime here: decided before loading
-        (the fingerprint names it), from the parameters, the model's shape and what is installed.
-        A model loaded later honours the decision (:meth:`_load_onnx`)."""
+        """Whether ``quantize: int8`` will run on the ONNX runtime here: decided once, before
+        loading (the fingerprint names it), from the parameters, the model's shape and what is
+        installed. A model loaded later honours the decision (:meth:`_load_onnx`)."""
         import importlib.util
 
         p = self.params
@@ -212,7 +214,7 @@ class SentenceTransformerEmbedder(Embedder):
         p = self.params
         if not self._onnx_applies(self._device):
             return None
-        if p.quantize == "int8" and p.runtime == "auto" and not self._int8_on_onnx():
+        if p.quantize == "int8" and p.runtime == "auto" and not self._int8_on_onnx:
             return None  # the fingerprint says torch's int8
         from ._onnx import plain_model
 
