@@ -14,6 +14,13 @@ file, in the Markdown the PDF reader writes (issue "A figure never loses its col
        read as paragraphs)
     g  tables whose header row is empty (no header found: the reader writes an empty one rather
        than a body row, which e counts)
+    h  page numbers standing in the text (a block that is only a number, outside comments)
+    i  footnotes with no text (``[^4]:`` alone: a page number read as a footnote's label)
+    j  paragraphs broken mid-sentence within a page: a text block ending in a lower-case word or a
+       comma and the next opening in lower case (across a page break a paragraph is two blocks,
+       the break's comments between them: not counted)
+    k  running headers left in the text: a text line that is the same on five pages or more,
+       each time the first block after a page break
 
 ``--base REV`` converts with the reader of git revision REV too (its ``adachunk`` exported by
 ``git archive`` into a temporary folder), in a second process alongside the current tree's, and
@@ -42,7 +49,9 @@ sys.path.insert(0, str(ROOT))
 from adachunk.ingest._table_cells import is_currency, is_figure, is_period_phrase, is_unit_phrase  # noqa: E402
 
 PDFS = ROOT.parent / "shared" / "corpus" / "financebench-dev" / "pdfs"
-METRICS = ("a", "b", "c", "d", "e", "f", "g")
+METRICS = ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k")
+_BROKEN = re.compile(r"[a-z,]\n\n[a-z]")
+_AFTER_BREAK = re.compile(r"<!-- PageBreak -->\n\n((?:<!--[^\n]*-->\n+)*)([^<\n][^\n]*)")
 _CONVERT = """
 import sys
 from pathlib import Path
@@ -116,7 +125,20 @@ def measure(md: str) -> dict[str, int]:
         "e": sum(1 for head, _ in found if any(is_figure(c) and not is_period_phrase(c) for c in head[1:])),
         "f": sum(1 for b in blocks if not b.startswith("#") and "\n" not in b and is_period_phrase(b)),
         "g": sum(1 for head, _ in found if not any(head)),
+        "h": sum(1 for b in blocks if re.fullmatch(r"\d{1,4}", b)),
+        "i": len(re.findall(r"^\[\^[^\]]+\]:[ \t]*$", md, re.M)),
+        "j": len(_BROKEN.findall(md)),
+        "k": _running_lines(md),
     }
+
+
+def _running_lines(md: str) -> int:
+    """Lines that open five pages or more, the same each time, outside comments (count k)."""
+    counts: dict[str, int] = {}
+    for m in _AFTER_BREAK.finditer(md):
+        key = re.sub(r"\d", "#", m.group(2).strip().lower())
+        counts[key] = counts.get(key, 0) + 1
+    return sum(c for c in counts.values() if c >= 5)
 
 
 def report(before: dict[str, dict[str, int]] | None, after: dict[str, dict[str, int]]) -> str:

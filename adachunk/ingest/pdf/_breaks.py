@@ -55,3 +55,40 @@ def _gap(upper: Line, lower: Line) -> float:
     """Vertical white space between two lines read one after the other (ample when the second
     one is not below the first: the next column)."""
     return lower.top - upper.bottom if lower.top > upper.top else float("inf")
+
+
+class PageLines:
+    """The body lines of a page, for the questions a run of lines asks about its neighbours."""
+
+    def __init__(self, lines: list[Line]):
+        self.lines = lines
+        self._next = {id(a): b for a, b in zip(lines, lines[1:])}
+
+    def gap_after(self, line: Line) -> float:
+        """White space from ``line`` down to the line read after it (ample when there is none,
+        or when that one is up the page: the next column)."""
+        nxt = self._next.get(id(line))
+        return nxt.top - line.bottom if nxt is not None and nxt.top > line.top else float("inf")
+
+    def right(self, line: Line) -> float:
+        """The right edge of the column ``line`` is in (the lines that overlap it across)."""
+        return max(ln.x1 for ln in self.lines if ln.x0 < line.x1 and ln.x1 > line.x0)
+
+
+def spaced_paragraph(run: list[Line], line: Line, gap: float, wide: float, body: float, page: PageLines) -> bool:
+    """``line`` goes on the paragraph of ``run`` across a ``gap`` wider than the document's
+    usual (``wide``): the paragraph is set wider than the rest (a press release's quote at one
+    and a half lines, an exhibit at two, its tables tight). The line before stops mid-sentence
+    and fills its column, the lines around are as far apart (no tight block starts or ends here:
+    a list of items keeps its breaks), and the next line goes on in lower case or the gap is the
+    run's own pitch so far. Else each line of it would be a paragraph of its own, cut apart
+    mid-sentence."""
+    prev = run[-1]
+    if not runs_on(prev.text) or gap > 1.6 * max(line.size, prev.size):
+        return False
+    if page.gap_after(line) <= wide or prev.x1 < page.right(prev) - 2.5 * prev.size:
+        return False
+    if len(run) >= 2:
+        before = prev.top - run[-2].bottom
+        return before > wide and abs(gap - before) <= 0.15 * body
+    return line.text[:1].islower()

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from . import _text as tx
-from ._breaks import LABEL_LINE, isolated_headings, run_in_label, runs_on, share_size
+from ._breaks import LABEL_LINE, PageLines, isolated_headings, run_in_label, runs_on, share_size, spaced_paragraph
 from ._lines import MARK
 from ._model import Block, Line, RawPage, RawTable
 from .._table_cells import is_period_phrase
@@ -206,7 +206,8 @@ class _Run:
             k -= 1
         return self.lines[k:]
 
-    def breaks_before(self, line: Line, kind: tuple[str, int], stats: DocStats, width: float = 0.0) -> bool:
+    def breaks_before(self, line: Line, kind: tuple[str, int], stats: DocStats, width: float = 0.0,
+                      page: PageLines | None = None) -> bool:
         prev = self.lines[-1]
         if kind != self.kind and not (self.kind[0] == "item" and kind[0] == "text"):
             return True
@@ -218,7 +219,8 @@ class _Run:
         if kind[0] == "text" and run_in_label(line):
             return True  # "AGENCY: Federal Aviation ...": a labelled paragraph of its own
         gap = line.top - prev.bottom
-        if gap > stats.gap + 0.35 * stats.body:
+        wide = stats.gap + 0.35 * stats.body
+        if gap > wide and not (page is not None and spaced_paragraph(self.lines, line, gap, wide, stats.body, page)):
             return True
         if LABEL_LINE.match(prev.text):
             return True  # "APPEARANCES:" alone on its line heads what follows
@@ -269,8 +271,9 @@ class PageLayout:
         body, notes = split_footnotes(lines, self.stats, raw.height)
         labels = {label for label, _ in notes}
         runs: list[_Run] = []
+        context = PageLines(body)
         for line, kind in zip(body, isolated_headings(body, [_kind(ln, self.stats) for ln in body])):
-            if runs and not runs[-1].breaks_before(line, kind, self.stats, raw.width):
+            if runs and not runs[-1].breaks_before(line, kind, self.stats, raw.width, context):
                 runs[-1].lines.append(line)
             else:
                 runs.append(_Run(line, kind))
