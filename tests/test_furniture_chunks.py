@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from adachunk.api import chunk_document, load_profile
@@ -17,7 +18,7 @@ from adachunk.ingest.furniture import furniture_of, furniture_only
 from adachunk.ingest.pdf import convert_pdf
 from adachunk.sink.records import chunk_record
 from adachunk.split.common import make_chunking
-from adachunk.split.furniture import absorb_furniture, furniture_costs, furniture_runs
+from adachunk.split.furniture import absorb_furniture, continued_sentences, furniture_costs, furniture_runs
 from adachunk.datatypes import Document
 
 from .pdf_factory import BOTTOM, RIGHT, LEFT, Writer, wrap
@@ -53,6 +54,35 @@ def test_runs_leave_one_cut_place_after_the_last_page_break():
     costs = furniture_costs(text, list(range(len(text) + 1)), 10**9)
     free = [p for p in range(a, b + 1) if costs[p] == 0]
     assert free == [q1]  # one place per stretch: two cuts in it would leave furniture alone
+
+
+def test_a_page_break_inside_a_sentence_costs_the_sentence_s_cut():
+    text = ("Body one ends here.\n\n" + FOOTER.format(n=1) + HEADER + "The rules apply in many jurisdictions,\n\n"
+            + FOOTER.format(n=2) + HEADER + "and to every trader.\n\n")
+    positions = np.arange(len(text) + 1)
+    rules = np.zeros(len(positions), dtype=np.int64)
+    assert continued_sentences(text, positions, rules) is None  # nothing to charge
+    end = text.index("jurisdictions,") + len("jurisdictions,")
+    rules[end - 1] = 900  # the rules' cost of cutting the sentence at its last place on the page
+    rules[len("Body one ends here") - 1] = 900  # and of cutting the first page's sentence
+    add = continued_sentences(text, positions, rules)
+    (_, _, free1, _), (_, _, free2, _) = furniture_runs(text)[:2]
+    assert add[free1] == 0  # "here." | "The rules": the sentence ended with the page
+    assert add[free2] == 900 and int(add.sum()) == 900  # "jurisdictions," | "and to every trader"
+
+
+@pytest.mark.parametrize("max_size", [64, 96])
+def test_the_dp_ends_a_chunk_where_the_page_and_the_sentence_end(max_size):
+    """Two page breaks the chunk may end at: after a full stop, or inside a sentence that goes
+    on in lower case on the next page. The DP takes the first."""
+    first = "The committee reviewed the market rules. It also heard the traders."
+    run_on = "The rules apply to every trader and to every broker in the union and in"
+    text = _paged([first, run_on, "the member states that adopted them. The end came later."])
+    rp = load_profile("default", max_size=max_size, min_size=8)
+    chunks = chunk_document(Document(id="t", text=text), rp).chunks
+    assert "".join(c.text for c in chunks) == text
+    inner = text.index("in the union and in") + len("in the union and in")
+    assert not [c for c in chunks[1:] if inner < c.start < text.index("the member states")]
 
 
 # --- chunks -----------------------------------------------------------------------------------

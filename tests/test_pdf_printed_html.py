@@ -188,3 +188,28 @@ def test_a_press_release_quote_is_one_paragraph():
     assert not re.findall(r"[a-z,]\n\n[a-z]", text)  # 16 lines cut off their paragraph before
     assert re.search(r"categories and geographies remained resilient during the first quarter\. "
                      r"Given our strong start to the year, we now expect", text)
+
+
+def test_an_exhibit_wrapped_by_hand_at_two_lines_stays_one_paragraph(tmp_path):
+    """An exhibit printed with its source's own line breaks (ragged: lines 93-100% of the
+    measure) at double spacing, in a file whose body is set tight."""
+    c = canvas.Canvas(str(tmp_path / "exhibit.pdf"), pagesize=letter, invariant=1)
+    y = HEIGHT - 60
+    c.setFont("Helvetica", 10)
+    for i in range(14):
+        c.drawString(40, y, f"Note {i}: amounts are reported in millions of dollars except per share data and ratios")
+        y -= 12
+    y -= 20
+    lines = ["The plan document that was in effect on April 1, 2009, as amended through the merger date,",
+             "is attached hereto as an appendix and shall govern all the benefits of the participants who",
+             "were subject to the document prior to the plan merger, except for certain administrative",
+             "provisions that are now governed by the main portion of the plan, as they are set forth in the",
+             "appendix."]
+    for line in lines:
+        c.drawString(40, y, line)
+        y -= 24
+    c.showPage()
+    c.save()
+    blocks = [b.strip() for b in convert_pdf(tmp_path / "exhibit.pdf").text.split("\n\n")]
+    assert "except for certain administrative provisions that are now governed" in next(
+        b for b in blocks if b.startswith("The plan document"))

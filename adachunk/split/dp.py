@@ -31,7 +31,7 @@ from ..datatypes import Chunking, Document, SpanArrays, span_arrays
 from .assemble import build_chunks, overlap_starts
 from .base import Splitter
 from .bind import HARD, hard_costs
-from .furniture import furniture_costs
+from .furniture import continued_sentences, furniture_costs
 from .common import heading_index
 from .grow import forced_cuts, segment_limit
 
@@ -256,12 +256,16 @@ def _dp_chunk(doc: Document, policy: Policy, settings: SolverSpec | None, explai
         structures = detect_all(policy, ctx)
         t1 = time.perf_counter()
         lat.add_costs(policy, structures)
+        # a page break inside a sentence costs what the sentence's own cut does, by the rules
+        across = continued_sentences(doc.text, lat.P, lat.cost)
         hard = hard_costs(doc, policy, lat.P, limit, structures)
         if hard is not None:  # the profile's hard rules: forbidden wherever the sizes allow
             lat.cost = lat.cost + hard
         bare = furniture_costs(doc.text, lat.P, HARD)
         if bare is not None:  # no chunk of page furniture alone (adachunk.split.furniture)
             lat.cost = lat.cost + bare
+        if across is not None:
+            lat.cost = lat.cost + across
         must, grown = forced_cuts(lat, structures, settings, limit)
         cuts, sol = _solve_isolated(lat, settings, limit, must, grown)
     t2 = time.perf_counter()

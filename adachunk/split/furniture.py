@@ -17,10 +17,17 @@ would be embedded and returned. Two guards make it impossible:
   neighbour, the previous chunk (the furniture closes that chunk's page) or, at the document's
   start, the next one. The merged chunk may exceed that splitter's size by the furniture's
   size: furniture is not content, and a chunk of it alone is worse.
+
+A page break inside a sentence ("... in many jurisdictions," | footer, break, header |
+"compliance with ...") leaves that free place as cheap as a paragraph's end, though the page
+only interrupts the sentence: :func:`continued_sentences` charges it what a cut inside the
+sentence costs (the rules' cost at the last place before the stretch), so the DP ends a chunk
+there only where it would cut the sentence anyway.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 import numpy as np
@@ -126,3 +133,29 @@ def furniture_costs(text: str, positions: np.ndarray, hard: int) -> np.ndarray |
         if free < hi:
             mask[free] = False
     return mask.astype(np.int64) * hard if mask.any() else None
+
+
+_RUNS_ON = re.compile(r"[a-z,]$")  # the text before the break stops mid-sentence (";" may end an item)
+_GOES_ON = re.compile(r"[a-z][a-z]")  # the text after it goes on in lower case ("g any ...": an item)
+
+
+def continued_sentences(text: str, positions: np.ndarray, cost: np.ndarray) -> np.ndarray | None:
+    """What to add to ``cost`` at the free place of each furniture stretch that a sentence runs
+    across (the text before it ends in a lower-case letter or a comma, the text after it opens
+    with a lower-case word: not a list item's letter, "g any denunciation"): up to the cost at
+    the last candidate before the stretch, inside that sentence (module docstring). None when
+    no sentence runs across a page."""
+    if "<!--" not in text:
+        return None
+    pos = np.asarray(positions)
+    add = np.zeros(len(pos), dtype=np.int64)
+    for a, q0, q1, b in furniture_runs(text):
+        if a == 0 or not _GOES_ON.match(text, b) or not _RUNS_ON.search(text[max(0, a - 1):a]):
+            continue
+        lo, hi = np.searchsorted(pos, a, "left"), np.searchsorted(pos, b, "right")
+        first, after = np.searchsorted(pos, q0, "left"), np.searchsorted(pos, q1, "right")
+        free = after - 1 if after > first else after
+        if lo == 0 or free >= hi:
+            continue
+        add[free] = max(0, int(cost[lo - 1]) - int(cost[free]))
+    return add if add.any() else None

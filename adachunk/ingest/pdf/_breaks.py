@@ -70,9 +70,17 @@ class PageLines:
         nxt = self._next.get(id(line))
         return nxt.top - line.bottom if nxt is not None and nxt.top > line.top else float("inf")
 
-    def right(self, line: Line) -> float:
-        """The right edge of the column ``line`` is in (the lines that overlap it across)."""
-        return max(ln.x1 for ln in self.lines if ln.x0 < line.x1 and ln.x1 > line.x0)
+    def column(self, line: Line) -> tuple[float, float]:
+        """The left and right edges of the column ``line`` is in (the lines that overlap it
+        across)."""
+        near = [ln for ln in self.lines if ln.x0 < line.x1 and ln.x1 > line.x0]
+        return min(ln.x0 for ln in near), max(ln.x1 for ln in near)
+
+    def fills(self, line: Line) -> bool:
+        """``line`` reaches its column's right edge within two and a half characters or a tenth
+        of the column (ragged text wrapped by hand: an exhibit's hard line breaks)."""
+        left, right = self.column(line)
+        return line.x1 >= right - max(2.5 * line.size, 0.1 * (right - left))
 
 
 def spaced_paragraph(run: list[Line], line: Line, gap: float, wide: float, body: float, page: PageLines) -> bool:
@@ -86,7 +94,7 @@ def spaced_paragraph(run: list[Line], line: Line, gap: float, wide: float, body:
     prev = run[-1]
     if not runs_on(prev.text) or gap > 1.6 * max(line.size, prev.size):
         return False
-    if page.gap_after(line) <= wide or prev.x1 < page.right(prev) - 2.5 * prev.size:
+    if page.gap_after(line) <= wide or not page.fills(prev):
         return False
     if len(run) >= 2:
         before = prev.top - run[-2].bottom
