@@ -91,6 +91,29 @@ def test_runs_of_a_header():
     assert repeated_keys(apart, 0.5) == set()  # every third page: a coincidence of headings
 
 
+def _tight_notes(path):
+    """A canvas whose first lines, fourteen notes in the body size at 1.2 lines, set the file's
+    body size and its usual gap between lines; the height they end at."""
+    c = canvas.Canvas(str(path), pagesize=letter, invariant=1)
+    y = HEIGHT - 60
+    c.setFont("Helvetica", 10)
+    for i in range(14):
+        c.drawString(40, y, f"Note {i}: amounts are reported in millions of dollars except per share data and ratios")
+        y -= 12
+    return c, y
+
+
+def _draw_and_read(c, path, lines: list[str], x: float, y: float, pitch: float) -> list[str]:
+    """Draw ``lines`` from ``y`` down, ``pitch`` apart, finish the file at ``path`` and read it:
+    its Markdown blocks."""
+    for line in lines:
+        c.drawString(x, y, line)
+        y -= pitch
+    c.showPage()
+    c.save()
+    return [b.strip() for b in convert_pdf(path).text.split("\n\n")]
+
+
 def _justified(c, y: float, lines: list[str], size: float, spacing: float) -> float:
     """A paragraph set justified to 440 points (its last line left as it is) at ``spacing``
     times its size; the height it ends at."""
@@ -109,12 +132,7 @@ def _press_release(path, spacing: float):
     """Notes set tight in the body size (the file's usual line spacing), then a quote set a
     point larger at ``spacing`` times its size, its second paragraph after a full stop one extra
     line down."""
-    c = canvas.Canvas(str(path), pagesize=letter, invariant=1)
-    y = HEIGHT - 60
-    c.setFont("Helvetica", 10)
-    for i in range(14):  # sets the file's body size and its usual gap between lines
-        c.drawString(40, y, f"Note {i}: amounts are reported in millions of dollars except per share data and ratios")
-        y -= 12
+    c, y = _tight_notes(path)
     y -= 20
     quote = ["We are very pleased with our performance and business momentum as our categories and",
              "geographies remained resilient during the first quarter. Given our strong start, we",
@@ -141,21 +159,10 @@ def test_a_paragraph_set_wider_than_the_tables_stays_whole(tmp_path, spacing):
 def test_short_items_set_apart_stay_apart(tmp_path):
     """Items of a list whose bullets the font does not map (short lines, lower case, as far apart
     as a wide paragraph's lines) are not one paragraph."""
-    c = canvas.Canvas(str(tmp_path / "rules.pdf"), pagesize=letter, invariant=1)
-    y = HEIGHT - 60
-    c.setFont("Helvetica", 10)
-    for i in range(14):
-        c.drawString(40, y, f"Note {i}: amounts are reported in millions of dollars except per share data and ratios")
-        y -= 12
+    c, y = _tight_notes(tmp_path / "rules.pdf")
     items = ["drawing and specification approval", "conformity of production",
              "approval of type testing programme", "type testing of engines"]
-    y -= 10
-    for item in items:
-        c.drawString(60, y, item)
-        y -= 25
-    c.showPage()
-    c.save()
-    blocks = [b.strip() for b in convert_pdf(tmp_path / "rules.pdf").text.split("\n\n")]
+    blocks = _draw_and_read(c, tmp_path / "rules.pdf", items, 60, y - 10, 25)
     assert all(item in blocks for item in items)
 
 
@@ -193,23 +200,13 @@ def test_a_press_release_quote_is_one_paragraph():
 def test_an_exhibit_wrapped_by_hand_at_two_lines_stays_one_paragraph(tmp_path):
     """An exhibit printed with its source's own line breaks (ragged: lines 93-100% of the
     measure) at double spacing, in a file whose body is set tight."""
-    c = canvas.Canvas(str(tmp_path / "exhibit.pdf"), pagesize=letter, invariant=1)
-    y = HEIGHT - 60
-    c.setFont("Helvetica", 10)
-    for i in range(14):
-        c.drawString(40, y, f"Note {i}: amounts are reported in millions of dollars except per share data and ratios")
-        y -= 12
+    c, y = _tight_notes(tmp_path / "exhibit.pdf")
     y -= 20
     lines = ["The plan document that was in effect on April 1, 2009, as amended through the merger date,",
              "is attached hereto as an appendix and shall govern all the benefits of the participants who",
              "were subject to the document prior to the plan merger, except for certain administrative",
              "provisions that are now governed by the main portion of the plan, as they are set forth in the",
              "appendix."]
-    for line in lines:
-        c.drawString(40, y, line)
-        y -= 24
-    c.showPage()
-    c.save()
-    blocks = [b.strip() for b in convert_pdf(tmp_path / "exhibit.pdf").text.split("\n\n")]
+    blocks = _draw_and_read(c, tmp_path / "exhibit.pdf", lines, 40, y, 24)
     assert "except for certain administrative provisions that are now governed" in next(
         b for b in blocks if b.startswith("The plan document"))
