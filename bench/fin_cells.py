@@ -19,7 +19,8 @@ file, in the Markdown the PDF reader writes (issue "A figure never loses its col
     j  paragraphs broken mid-sentence within a page: a text block ending in a lower-case word or a
        comma and the next opening in lower case (across a page break a paragraph is two blocks,
        the break's comments between them: not counted)
-    k  running headers left in the text: a text line that is the same on five pages or more,
+    k  running headers left in the text: a text line that is the same (by the reader's furniture
+       key: case, digit runs and spacing aside) on five pages or more,
        each time the first block after a page break
 
 ``--base REV`` converts with the reader of git revision REV too (its ``adachunk`` exported by
@@ -47,6 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from adachunk.ingest._table_cells import is_currency, is_figure, is_period_phrase, is_unit_phrase  # noqa: E402
+from adachunk.ingest.pdf._furniture import norm_key  # noqa: E402
 
 PDFS = ROOT.parent / "shared" / "corpus" / "financebench-dev" / "pdfs"
 METRICS = ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k")
@@ -136,7 +138,7 @@ def _running_lines(md: str) -> int:
     """Lines that open five pages or more, the same each time, outside comments (count k)."""
     counts: dict[str, int] = {}
     for m in _AFTER_BREAK.finditer(md):
-        key = re.sub(r"\d", "#", m.group(2).strip().lower())
+        key = norm_key(m.group(2))  # the reader's own key: case, digit runs and spacing aside
         counts[key] = counts.get(key, 0) + 1
     return sum(c for c in counts.values() if c >= 5)
 

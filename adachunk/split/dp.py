@@ -31,7 +31,7 @@ from ..datatypes import Chunking, Document, SpanArrays, span_arrays
 from .assemble import build_chunks, overlap_starts
 from .base import Splitter
 from .bind import HARD, hard_costs
-from .furniture import continued_sentences, furniture_costs
+from .furniture import continued_sentences, furniture_costs, furniture_runs
 from .common import heading_index
 from .grow import forced_cuts, segment_limit
 
@@ -256,12 +256,15 @@ def _dp_chunk(doc: Document, policy: Policy, settings: SolverSpec | None, explai
         structures = detect_all(policy, ctx)
         t1 = time.perf_counter()
         lat.add_costs(policy, structures)
+        # the stretches of page furniture: found once per document, for every rung
+        runs = (lat.analysis.memo(("furniture_runs",), lambda: furniture_runs(doc.text))
+                if "<!--" in doc.text else [])
         # a page break inside a sentence costs what the sentence's own cut does, by the rules
-        across = continued_sentences(doc.text, lat.P, lat.cost)
+        across = continued_sentences(doc.text, lat.P, lat.cost, runs)
         hard = hard_costs(doc, policy, lat.P, limit, structures)
         if hard is not None:  # the profile's hard rules: forbidden wherever the sizes allow
             lat.cost = lat.cost + hard
-        bare = furniture_costs(doc.text, lat.P, HARD)
+        bare = furniture_costs(doc.text, lat.P, HARD, runs)
         if bare is not None:  # no chunk of page furniture alone (adachunk.split.furniture)
             lat.cost = lat.cost + bare
         if across is not None:

@@ -105,31 +105,38 @@ def furniture_runs(text: str) -> list[tuple[int, int, int, int]]:
     return out
 
 
-def furniture_costs(text: str, positions: np.ndarray, hard: int) -> np.ndarray | None:
+def _places(pos: np.ndarray, runs: list[tuple[int, int, int, int]]):
+    """Per stretch of ``runs``: the stretch, the indexes of its candidate cuts (``pos[lo:hi]``,
+    those in ``[a, b]``) and of its one free place (:func:`furniture_costs`)."""
+    for a, q0, q1, b in runs:
+        lo, hi = np.searchsorted(pos, a, "left"), np.searchsorted(pos, b, "right")
+        first, after = np.searchsorted(pos, q0, "left"), np.searchsorted(pos, q1, "right")
+        # one free place only (two would allow a chunk of the blank lines between them): the
+        # last candidate in [q0, q1], else the first one after q1 inside the stretch
+        yield (a, q0, q1, b), lo, hi, (after - 1 if after > first else after)
+
+
+def furniture_costs(text: str, positions: np.ndarray, hard: int,
+                    runs: list[tuple[int, int, int, int]] | None = None) -> np.ndarray | None:
     """``hard`` at every candidate cut that would leave a chunk of nothing but furniture, for the
     DP (None when the text has no furniture).
 
-    Inside each stretch of :func:`furniture_runs` one place stays free: the last candidate cut
-    in ``[q0, q1]``, or, when none falls there (a token spans it), the first one after ``q1``
-    inside the stretch. Two cuts in one stretch are then impossible, and a chunk between
-    cuts of two stretches holds the text between them.
+    Inside each stretch of :func:`furniture_runs` (``runs``: the text's, when already found) one
+    place stays free: the last candidate cut in ``[q0, q1]``, or, when none falls there (a token
+    spans it), the first one after ``q1`` inside the stretch. Two cuts in one stretch are then
+    impossible, and a chunk between cuts of two stretches holds the text between them.
     """
     if "<!--" not in text:
         return None
-    runs = furniture_runs(text)
+    runs = furniture_runs(text) if runs is None else runs
     if not runs:
         return None
     pos = np.asarray(positions)
     mask = np.zeros(len(pos), dtype=bool)
-    for a, q0, q1, b in runs:
-        lo, hi = np.searchsorted(pos, a, "left"), np.searchsorted(pos, b, "right")  # candidates in [a, b]
+    for _, lo, hi, free in _places(pos, runs):
         if lo >= hi:
             continue
         mask[lo:hi] = True
-        first, after = np.searchsorted(pos, q0, "left"), np.searchsorted(pos, q1, "right")
-        # one free place only (two would allow a chunk of the blank lines between them): the
-        # last candidate in [q0, q1], else the first one after q1 inside the stretch
-        free = after - 1 if after > first else after
         if free < hi:
             mask[free] = False
     return mask.astype(np.int64) * hard if mask.any() else None
@@ -139,23 +146,21 @@ _RUNS_ON = re.compile(r"[a-z,]$")  # the text before the break stops mid-sentenc
 _GOES_ON = re.compile(r"[a-z][a-z]")  # the text after it goes on in lower case ("g any ...": an item)
 
 
-def continued_sentences(text: str, positions: np.ndarray, cost: np.ndarray) -> np.ndarray | None:
+def continued_sentences(text: str, positions: np.ndarray, cost: np.ndarray,
+                        runs: list[tuple[int, int, int, int]] | None = None) -> np.ndarray | None:
     """What to add to ``cost`` at the free place of each furniture stretch that a sentence runs
     across (the text before it ends in a lower-case letter or a comma, the text after it opens
     with a lower-case word: not a list item's letter, "g any denunciation"): up to the cost at
-    the last candidate before the stretch, inside that sentence (module docstring). None when
-    no sentence runs across a page."""
+    the last candidate before the stretch, inside that sentence (module docstring; ``runs``: the
+    text's :func:`furniture_runs`, when already found). None when no sentence runs across a
+    page."""
     if "<!--" not in text:
         return None
     pos = np.asarray(positions)
     add = np.zeros(len(pos), dtype=np.int64)
-    for a, q0, q1, b in furniture_runs(text):
-        if a == 0 or not _GOES_ON.match(text, b) or not _RUNS_ON.search(text[max(0, a - 1):a]):
-            continue
-        lo, hi = np.searchsorted(pos, a, "left"), np.searchsorted(pos, b, "right")
-        first, after = np.searchsorted(pos, q0, "left"), np.searchsorted(pos, q1, "right")
-        free = after - 1 if after > first else after
-        if lo == 0 or free >= hi:
+    for (a, _, _, b), lo, hi, free in _places(pos, furniture_runs(text) if runs is None else runs):
+        if a == 0 or lo == 0 or free >= hi or not _GOES_ON.match(text, b) \
+                or not _RUNS_ON.search(text[max(0, a - 1):a]):
             continue
         add[free] = max(0, int(cost[lo - 1]) - int(cost[free]))
     return add if add.any() else None
