@@ -132,3 +132,34 @@ def test_a_statement_at_the_top_of_a_page_grows_with_its_title(tmp_path):
     assert len(pieces) == 1 and "ACME CORP" in pieces[0].text and pieces[0].end >= hi
     # the cut falls right after the page break: the header opens the statement's chunk
     assert pieces[0].text.lstrip().startswith("<!-- PageHeader: ACME 10-K -->")
+
+
+def test_a_statement_titled_by_a_heading_grows_with_it(tmp_path):
+    """A reader that sets the statement's name as a heading ("#### CONSOLIDATED BALANCE SHEETS"):
+    no cut is allowed between the heading and its table, so the structure starts at the
+    heading, else its gap before had no free cut and the statement did not grow at all."""
+    headed = TEXT.replace("ACME CORP CONSOLIDATED STATEMENTS OF CASH FLOWS\n\n(in millions)\n\n",
+                          "#### CONSOLIDATED STATEMENTS OF CASH FLOWS\n\n", 1)
+    doc = Document(id="headed", text=headed)
+    lo, hi = headed.index("#### CONSOLIDATED"), headed.index("</Table>") + len("</Table>")
+    chunks = dp_chunk(doc, load_profile(_profile(tmp_path, 2000)).policy).chunks
+    pieces = [c for c in chunks if c.end > lo and c.start < hi]
+    assert len(pieces) == 1 and pieces[0].start == lo and pieces[0].end >= hi
+
+
+def test_a_statements_closing_line_stays_with_its_rows(tmp_path):
+    """"See accompanying notes…" ends the statement's page: the statement's last piece keeps it
+    and the next page's statement opens at its own title, not with that line and the footer
+    (a block isolated inside the grown statement no longer forces a cut before the line)."""
+    closing = "See accompanying notes to consolidated financial statements."
+    second = STATEMENT.replace("CASH FLOWS", "OPERATIONS", 1)
+    paged = TEXT.replace(STATEMENT, f"{STATEMENT}\n\n{closing}\n\n<!-- PageFooter: page 84 -->\n"
+                         f"<!-- PageBreak -->\n\n<!-- PageHeader: ACME 10-K -->\n\n{second}", 1)
+    doc = Document(id="closing", text=paged)
+    for grow in (400, 2000):
+        chunks = dp_chunk(doc, load_profile(_profile(tmp_path, grow)).policy).chunks
+        at = paged.index(closing)
+        holder = next(c for c in chunks if c.start <= at < c.end)
+        assert holder.start < paged.index("</Table>") and holder.end >= at + len(closing)
+        assert not any(c.text.lstrip().startswith("See accompanying") for c in chunks)
+        assert any(c.text.lstrip().startswith("<!-- PageHeader: ACME 10-K -->\n\nACME CORP") for c in chunks)

@@ -15,7 +15,10 @@ Two parts of one such table are structures (``part``):
 
 * ``whole``: from the first title line (else the ``<Table>`` marker, else the first row) to the
   end of the last row. ``solver.grow`` lets the DP keep it in larger pieces than the candidate's
-  chunks (a statement's rows together, as a reader of the filing sees them).
+  chunks (a statement's rows together, as a reader of the filing sees them). A heading right
+  above (a statement titled "#### CONSOLIDATED BALANCE SHEETS") starts it, and a closing line
+  that ends its page ("See accompanying notes to consolidated financial statements.") ends it
+  (:func:`headings_above`, :func:`closing_line`).
 * ``head``: from the same start to the end of the header row (and its separator row): a cut
   inside it leaves a statement's name at the end of one chunk and its figures in the next, or
   its rows without the years of their columns.
@@ -49,6 +52,8 @@ _ROW_LINE = re.compile(r"\n[ \t]*\|")
 _TABLE_MARKER = re.compile(r"[ \t]*<Table>[ \t]*\n\Z")
 _TABLE_CLOSE = re.compile(r"\r?\n[ \t]*</Table>[ \t]*(?=\r?\n|\Z)")
 _SEPARATOR = re.compile(r"[ \t]*\|?[ \t:|-]*-[ \t:|-]*")
+# What may follow a table's closing line: the page's furniture comments (footer, break) or the end
+_PAGE_END = re.compile(r"\s*(?:<!--[ \t]*Page(?:Footer|Number|Break)\b|\Z)")
 
 
 def title_lines(text: str, start: int) -> list[tuple[int, str]]:
@@ -79,6 +84,26 @@ def title_lines(text: str, start: int) -> list[tuple[int, str]]:
         out.insert(0, (line_start, line))
         pos = line_start
     return out
+
+
+def closing_line(text: str, end: int) -> int:
+    """Where a table ends with its closing line: past a short one-line paragraph right below it
+    that is the last text of its page ("See accompanying notes to consolidated financial
+    statements.", "The accompanying notes are an integral part of this statement."), else
+    ``end``. A statement's page ends so; cut before that line, the next statement's first chunk
+    would open with it and the page's furniture instead of its own title."""
+    pos = end
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    if pos == end or text.count("\n", end, pos) < 2:  # a blank line between: its own paragraph
+        return end
+    line_end = text.find("\n", pos)
+    line_end = len(text) if line_end < 0 else line_end
+    line = text[pos:line_end].strip()
+    if (not line or len(line) > _TITLE_CHARS or line.startswith(("|", "#", "<", "-", "*"))
+            or line.endswith(":") or not _PAGE_END.match(text, line_end)):
+        return end
+    return line_end
 
 
 def is_separator_row(line: str) -> bool:
@@ -125,9 +150,34 @@ def titled_tables(text: str) -> list[tuple[int, int, int]]:
         close = _TABLE_CLOSE.match(text, end)
         if close:  # the PDF reader's closing marker belongs to its table
             end = close.end()
+        end = closing_line(text, end)
         title = title_lines(text, start)
-        out.append((title[0][0] if title else start, head_end, end))
+        out.append((headings_above(text, title[0][0] if title else start), head_end, end))
     return out
+
+
+def headings_above(text: str, start: int) -> int:
+    """``start`` moved up over the headings printed right above it (only blank lines and markers
+    between, never a page break): a statement titled by a heading ("#### CONSOLIDATED BALANCE
+    SHEETS") starts at it, as the rules keep a heading with what follows; a table's title lines
+    leave the heading out, the heading path says it."""
+    pos = start
+    for _ in range(_TITLE_LINES + 1):
+        above = pos
+        while above > 0 and text[above - 1] in " \t\r\n":
+            above -= 1
+        line_start = text.rfind("\n", 0, above) + 1
+        line = text[line_start:above].strip()
+        while _MARKER.fullmatch(line) and not _PAGE_BREAK.fullmatch(line) and line_start > 0:
+            above = line_start
+            while above > 0 and text[above - 1] in " \t\r\n":
+                above -= 1
+            line_start = text.rfind("\n", 0, above) + 1
+            line = text[line_start:above].strip()
+        if above == pos or not re.match(r"#{1,6}[ \t]", line):
+            break
+        start = pos = line_start
+    return start
 
 
 @detectors.register("table.titled.v1")

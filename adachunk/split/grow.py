@@ -40,7 +40,10 @@ def forced_cuts(lat, structures, settings, limit: int) -> tuple[list[int], list[
             out.update(k for k in cuts if k is not None)
             if size is not None and None not in cuts:
                 grown.append((cuts[0], cuts[1], size))
-    return sorted(out), grown
+    # inside a grown structure its own pieces decide: a block isolated there (a statement's rows)
+    # would part the statement's closing line from its rows (adachunk.detect.tables.closing_line)
+    inside = [(lo, hi) for lo, hi, _ in grown]
+    return sorted(k for k in out if not any(lo < k < hi for lo, hi in inside)), grown
 
 
 def _larger_than(lat, starts: np.ndarray, ends: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
