@@ -123,6 +123,36 @@ def test_resume_skips_done_documents(corpus, fast_profile, tmp_path):
     assert third.processed == 1 and third.skipped == 2
 
 
+def test_resume_after_an_upgrade_chunks_everything_again(corpus, fast_profile, tmp_path, monkeypatch):
+    """A resumed run keeps no document chunked by another adachunk version: its reading or cuts
+    may have changed (a PDF reader that takes page numbers out), and the folder would mix two
+    versions' chunks. The version is the code's digest (adachunk.runtime.code)."""
+    from adachunk.runtime import code
+
+    out = tmp_path / "out"
+    run_corpus([str(corpus)], fast_profile, out, workers=1, progress=False)
+    assert run_corpus([str(corpus)], fast_profile, out, workers=1, resume=True, progress=False).processed == 0
+    monkeypatch.setattr(code, "code_digest", lambda: "9.9.9+upgraded")
+    again = run_corpus([str(corpus)], fast_profile, out, workers=1, resume=True, progress=False)
+    assert again.processed == 3 and again.skipped == 0
+    # a resume on part of the inputs keeps no other document of the former version either
+    monkeypatch.setattr(code, "code_digest", lambda: "9.9.10+upgraded")
+    part = run_corpus([str(corpus / "regulation_excerpt.md")], fast_profile, out, workers=1, resume=True,
+                      progress=False)
+    assert part.processed == 1 and part.skipped == 0
+    sources = {Path(d["source"]).name for d in _lines(out / "decisions.jsonl")}
+    assert sources == {"regulation_excerpt.md"}
+
+
+def test_code_digest_is_the_version_and_a_stable_hash():
+    from adachunk.runtime import code
+
+    first = code.code_digest()
+    assert first.startswith("0.") and len(first.split("+")[1]) == 16 and code.code_digest() == first
+    code.code_digest.cache_clear()
+    assert code.code_digest() == first  # deterministic
+
+
 def test_corrupt_input_is_recorded_and_others_done(corpus, fast_profile, tmp_path):
     (corpus / "broken.md").write_bytes(b"valid start \xff\xfe then garbage")
     out = tmp_path / "out"

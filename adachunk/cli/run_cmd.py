@@ -18,7 +18,8 @@ def add_parsers(sub) -> list[str]:
     p.add_argument("--out", "-o", default="out", help="output folder (default: out)")
     p.add_argument("--workers", "-j", type=int, help="worker processes (default: the machine's cores)")
     p.add_argument("--resume", action="store_true",
-                   help="skip documents already done with the same profile and content; keep the folder's other documents")
+                   help="skip documents already done with the same profile, options, content and adachunk version; "
+                   "keep the folder's other documents")
     p.add_argument("--retry-failed", action="store_true",
                    help="with --resume: process again the documents that failed for a bound or a dead worker "
                         "(ADA325-ADA327); without it they keep their failure")

@@ -44,11 +44,14 @@ class JobOptions:
     ocr: str = "auto"
 
     def key(self) -> str:
-        """Hash of the options that change a document's result (part of the resume key)."""
-        # ocr only when not the default, so that folders written before the option still resume
+        """Hash of the options and the code that change a document's result (part of the resume
+        key): another adachunk version reads or cuts documents anew (:mod:`adachunk.runtime.code`)."""
+        from ..runtime.code import code_digest
+
+        # ocr only when not the default
         ocr = () if self.ocr == "auto" else (self.ocr,)
-        return hashlib.sha256(repr((self.overrides, self.errors, self.postprocess, self.index, *ocr)).encode()
-                              ).hexdigest()[:16]
+        return hashlib.sha256(repr((self.overrides, self.errors, self.postprocess, self.index, *ocr,
+                                    code_digest())).encode()).hexdigest()[:16]
 
 
 @dataclass

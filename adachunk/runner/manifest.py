@@ -126,7 +126,8 @@ def carried_over(previous: Manifest, current: list[Input], fingerprint: str, opt
 
     A ``--resume`` run on some inputs keeps the folder's other documents, unless ``prune``; but
     never a document whose file is gone or changed since (its chunks would be stale), nor one
-    chunked under another profile or options (the folder holds one policy's chunks).
+    chunked under another profile, options or adachunk version (the folder holds one policy's
+    chunks, made by one version).
 
     Returns:
         ``(kept, dropped)``: inputs to keep in manifest order, and one reason line per drop.
@@ -140,7 +141,7 @@ def carried_over(previous: Manifest, current: list[Input], fingerprint: str, opt
         if prune:
             dropped.append(f"{key}: not in the inputs (--prune)")
         elif previous.fingerprint != fingerprint or previous.options != options:
-            dropped.append(f"{key}: chunked with another profile or options; not in the inputs")
+            dropped.append(f"{key}: chunked with another profile, options or adachunk version; not in the inputs")
         elif file_sha256(source) != entry.get("file_sha256"):
             dropped.append(f"{key}: file removed or changed since it was chunked; not in the inputs")
         else:
