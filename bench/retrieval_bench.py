@@ -57,8 +57,9 @@ retrievers of ``--prefix-retrievers`` (default both) and costs its tokens within
 (read before the text; ``--prefix-free`` to not count them). Peers have no prefixes.
 
 Caches (``--cache``, default ``~/.cache/adachunk-bench/retrieval``): chunkings per corpus (their
-spans; a run's prefixes and heading paths; keyed by the profile's fingerprint and a digest of the
-texts chunked, so a changed reading is chunked again), the financebench readings, and the dense vectors
+spans; a run's prefixes and heading paths; keyed by the profile's fingerprint, a digest of the
+texts chunked and adachunk's code digest, so a changed reading, rule or DP is chunked again),
+the financebench readings (keyed by the code digest too), and the dense vectors
 (``--vectors``, default ``CACHE/vectors``: :class:`adachunk.retrieval.store.VectorStore`, keyed by
 the embedder fingerprint, the long-text mode and the text's sha1), so that a second run embeds
 nothing and gives the same numbers. ``--fresh`` rebuilds chunkings and readings; the vectors are
@@ -230,18 +231,14 @@ def _read_pdf(path: str) -> dict[str, Any]:
 
 
 def _reader_version() -> str:
-    """adachunk's version and a digest of its whole source: a cached reading is made again when
-    any module changed, not only a reader (a reading of financebench-dev kept by a digest of
+    """adachunk's version and a digest of its whole source (:func:`adachunk.runtime.code.code_digest`,
+    what ``adachunk run --resume`` keys on): a cached reading or chunking is made again when any
+    module changed, not only a reader (a reading of financebench-dev kept by a digest of
     ``adachunk/ingest`` alone once outlived a change elsewhere and gave 55.14 where the code of
     the day gives 53.45, bench/RESULTS.md "The run at the cost of an index")."""
-    import hashlib
+    from adachunk.runtime.code import code_digest
 
-    import adachunk
-
-    h = hashlib.sha256()
-    for f in sorted(Path(adachunk.__file__).parent.rglob("*.py")):
-        h.update(f.read_bytes())
-    return f"{adachunk.__version__}+{h.hexdigest()[:12]}"
+    return code_digest()
 
 
 def read_pdfs(paths: list[Path], folder: Path, jobs: int = 2) -> dict[str, dict[str, Any]]:
@@ -491,6 +488,11 @@ def run_chunking(docs, profile: str) -> dict[str, Any]:
     return {"spans": spans, "prefix": prefix, "heading_path": heading, "meta": meta}
 
 
+def _code_key() -> str:
+    """The code digest's hash part (part of the cache key of adachunk's chunkings)."""
+    return _reader_version().rsplit("+", 1)[-1][:12]
+
+
 def _fingerprint(profile: str) -> str:
     """The profile's fingerprint (a name or a path), part of the cache key of its chunkings."""
     import adachunk
@@ -555,8 +557,10 @@ def chunkings(corpus: Corpus, args) -> list[dict[str, Any]]:
             print(f"  {label} {size}: {time.perf_counter() - t:.1f} s", file=sys.stderr)
     for size in sizes:
         t = time.perf_counter()
-        # keyed by the default profile's fingerprint and the texts: a changed profile or reading is chunked again
-        spans = cached(args.cache, corpus.name, f"adachunk_dp_{size}_{_fingerprint('default')}_{corpus.texts_digest()}",
+        # keyed by the default profile's fingerprint, the texts and the code: a changed profile,
+        # reading or DP is chunked again
+        spans = cached(args.cache, corpus.name,
+                       f"adachunk_dp_{size}_{_fingerprint('default')}_{corpus.texts_digest()}_{_code_key()}",
                        lambda size=size: dp_spans(corpus.docs, size), valid=lambda v: set(v) == set(corpus.docs))
         out.append({"label": f"adachunk DP {size}", "kind": "dp", "base": "ada", "size": size, "spans": spans,
                     "meta": {}})
@@ -568,7 +572,8 @@ def chunkings(corpus: Corpus, args) -> list[dict[str, Any]]:
             raise SystemExit(f"unknown prefix form {f!r}; allowed: {', '.join(PREFIX_FORMS)}")
     for profile in [p for p in profiles.split(",") if p]:
         t = time.perf_counter()
-        got = cached(args.cache, corpus.name, f"adachunk_run_{profile}_{_fingerprint(profile)}_{corpus.texts_digest()}",
+        got = cached(args.cache, corpus.name,
+                     f"adachunk_run_{profile}_{_fingerprint(profile)}_{corpus.texts_digest()}_{_code_key()}",
                      lambda profile=profile: run_chunking(corpus.docs, profile),
                      valid=lambda v: isinstance(v, dict) and "prefix" in v and set(v["spans"]) == set(corpus.docs))
         label = f"adachunk run --profile {profile}"
