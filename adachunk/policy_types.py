@@ -348,6 +348,12 @@ class RetrievalSpec(Section):
         "two best candidates lie within this margin (0.01: one point), the exact estimate scores the candidates again "
         "and decides, so the model runs only on the documents the stand-in cannot tell apart; 0: the stand-in always "
         "decides; ignored with exact (bench/RESULTS.md, \"Exact where the stand-in hesitates\")")
+    sample: float = Field(
+        default=1.0, gt=0, le=1,
+        description="the share of a long document's text the retrieval fit reads: evenly spread slices of about "
+        "two pages, the same for every candidate; its questions come from them and only the chunks that meet them "
+        "compete, so the model reads about this share of the text while choosing. A document under 60,000 "
+        "characters is read whole; 1 reads every document whole (bench/RESULTS.md, \"The fit on a sample\")")
     queries: int = Field(
         default=32, ge=1, le=10**4,
         description="questions the retrieval fit asks per document (fewer when the document has fewer sentences)")

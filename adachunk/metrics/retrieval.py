@@ -35,12 +35,14 @@ ordering of 16 candidates agrees with the exact vectors' (``bench/RESULTS.md``, 
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 import numpy as np
 
 from ..components.registry import metrics
 from ..datatypes import Chunk
+from ._sample import meets, share_of, windows, within
 from .base import Metric, MetricContext, MetricResult
 from ..models.embedders.base import weighted_mean
 
@@ -242,14 +244,15 @@ class RetrievalFit(Metric):
 
     def score(self, chunks: list[Chunk], ctx: MetricContext) -> MetricResult:
         """Score one chunking; detail holds the recall per (retriever, budget)."""
-        from ._probes import document_probes
-
         if not chunks:
             return MetricResult(None, "no chunks")
         regime = ctx.retrieval
-        probes = ctx.memo(("rf.probes", regime.queries), lambda: document_probes(ctx.doc.text, regime.queries))
+        sample = ctx.memo(("rf.sample", regime.sample), lambda: windows(len(ctx.doc.text), regime.sample))
+        probes = ctx.memo(("rf.probes", regime.queries, regime.sample), lambda: _probes(ctx.doc.text, regime.queries, sample))
         if not probes:
             return MetricResult(None, "no prose sentence to ask about")
+        if sample is not None:  # only the chunks that meet the sample compete (module _sample)
+            chunks = [c for c in chunks if meets(c.start, c.end, sample)]
         spans = [(c.start, c.end) for c in chunks]
         tokens = [max(0, int(c.tokens)) for c in chunks]
         queries = [p.query for p in probes]
@@ -266,4 +269,17 @@ class RetrievalFit(Metric):
                     entry["estimated_by"] = by
                 detail.append(entry)
         value = float(np.mean([d["recall"] for d in detail]))
-        return MetricResult(value, f"{len(probes)} probes", detail)
+        note = f"{len(probes)} probes" + ("" if sample is None else
+                                          f" in {share_of(sample, len(ctx.doc.text)):.0%} of the text")
+        return MetricResult(value, note, detail)
+
+
+def _probes(text: str, queries: int, sample: list[Span] | None) -> list:
+    """The document's probes, or with a sample about as many inside it: probes spread over the
+    whole text, as many more as the sample is smaller, keeping those whose passage it holds."""
+    from ._probes import document_probes
+
+    if sample is None:
+        return document_probes(text, queries)
+    n = math.ceil(queries / share_of(sample, len(text)))
+    return [p for p in document_probes(text, n) if within(p.evidence, sample)]

@@ -386,13 +386,15 @@ def canonical(profile: Profile) -> dict:
     """The resolved profile as plain JSON-able data (packs merged; ``extends`` dropped; a
     ``hard_rules`` section that declares nothing dropped, so that a profile without one keeps
     the fingerprint, and the chunk ids, it had before the section existed; so is
-    ``retrieval.exact_margin`` at its default 0)."""
+    ``retrieval.exact_margin`` at its default 0 and ``retrieval.sample`` at its default 1)."""
     d = profile.model_dump(mode="json")
     d.pop("extends", None)
     if not profile.hard_rules.active() and profile.hard_rules.enforce == "repair":
         d.pop("hard_rules", None)
     if not d.get("retrieval", {}).get("exact_margin", 1):
         d["retrieval"].pop("exact_margin")
+    if d.get("retrieval", {}).get("sample", 0) == 1:
+        d["retrieval"].pop("sample")
     d["rules"] = {"include": [], "items": d["rules"]["items"]}
     return d
 
