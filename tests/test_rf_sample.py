@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from adachunk.datatypes import Chunk, Document
+from adachunk.datatypes import Document
 from adachunk.metrics import _sample
 from adachunk.metrics.base import MetricContext
 from adachunk.metrics.retrieval import probe_index
 from adachunk.metrics.suite import score_one
 from adachunk.policy_types import RetrievalSpec
+
+from .test_rf_estimate import _chunks
 
 WORDS = 40
 
@@ -20,13 +22,6 @@ def _long_text(n: int = 1500) -> str:
     paras = [f"Station{i} measured the river silt of basin{i % 97} every {i % 7 + 2} days and published "
              f"the maps for region{i} with the survey team of district{i % 13}." for i in range(n)]
     return "\n\n".join(paras) + "\n"
-
-
-def _chunks(text: str, every: int) -> list[Chunk]:
-    starts = [i + 2 for i in range(len(text)) if text.startswith("\n\n", i)][every - 1::every]
-    bounds = [0, *starts, len(text)]
-    return [Chunk(index=i, start=a, end=b, text=text[a:b], size=b - a, tokens=max(1, (b - a) // 4))
-            for i, (a, b) in enumerate(zip(bounds, bounds[1:]))]
 
 
 def _ctx(doc: Document, **regime) -> MetricContext:
