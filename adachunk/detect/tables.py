@@ -52,6 +52,7 @@ _ROW_LINE = re.compile(r"\n[ \t]*\|")
 _TABLE_MARKER = re.compile(r"[ \t]*<Table>[ \t]*\n\Z")
 _TABLE_CLOSE = re.compile(r"\r?\n[ \t]*</Table>[ \t]*(?=\r?\n|\Z)")
 _SEPARATOR = re.compile(r"[ \t]*\|?[ \t:|-]*-[ \t:|-]*")
+_HEADING = re.compile(r"#{1,6}[ \t]")  # an ATX heading line (stripped)
 # What may follow a table's closing line: the page's furniture comments (footer, break) or the end
 _PAGE_END = re.compile(r"\s*(?:<!--[ \t]*Page(?:Footer|Number|Break)\b|\Z)")
 
@@ -65,13 +66,9 @@ def title_lines(text: str, start: int) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     pos = start
     while len(out) < _TITLE_LINES:
-        gap_start = pos
-        while gap_start > 0 and text[gap_start - 1] in " \t\r\n":
-            gap_start -= 1
+        gap_start, line_start, line = _line_above(text, pos)
         if gap_start == pos and out:  # no blank line between two title lines: a paragraph
             break
-        line_start = text.rfind("\n", 0, gap_start) + 1
-        line = text[line_start:gap_start].strip()
         if _PAGE_BREAK.fullmatch(line):  # a title is printed on its table's page
             break
         if _MARKER.fullmatch(line):  # the PDF reader's <Table>, a page header comment: look past it
@@ -84,6 +81,16 @@ def title_lines(text: str, start: int) -> list[tuple[int, str]]:
         out.insert(0, (line_start, line))
         pos = line_start
     return out
+
+
+def _line_above(text: str, pos: int) -> tuple[int, int, str]:
+    """The line above ``pos``, white space between skipped: ``(where that white space starts,
+    the line's start, the stripped line)``."""
+    gap_start = pos
+    while gap_start > 0 and text[gap_start - 1] in " \t\r\n":
+        gap_start -= 1
+    line_start = text.rfind("\n", 0, gap_start) + 1
+    return gap_start, line_start, text[line_start:gap_start].strip()
 
 
 def closing_line(text: str, end: int) -> int:
@@ -163,18 +170,10 @@ def headings_above(text: str, start: int) -> int:
     leave the heading out, the heading path says it."""
     pos = start
     for _ in range(_TITLE_LINES + 1):
-        above = pos
-        while above > 0 and text[above - 1] in " \t\r\n":
-            above -= 1
-        line_start = text.rfind("\n", 0, above) + 1
-        line = text[line_start:above].strip()
+        above, line_start, line = _line_above(text, pos)
         while _MARKER.fullmatch(line) and not _PAGE_BREAK.fullmatch(line) and line_start > 0:
-            above = line_start
-            while above > 0 and text[above - 1] in " \t\r\n":
-                above -= 1
-            line_start = text.rfind("\n", 0, above) + 1
-            line = text[line_start:above].strip()
-        if above == pos or not re.match(r"#{1,6}[ \t]", line):
+            above, line_start, line = _line_above(text, line_start)
+        if above == pos or not _HEADING.match(line):
             break
         start = pos = line_start
     return start

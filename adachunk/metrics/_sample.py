@@ -10,6 +10,7 @@ candidate), never less than :data:`FLOOR_CHARS` characters: a short document is 
 
 from __future__ import annotations
 
+import bisect
 import math
 
 Span = tuple[int, int]
@@ -44,8 +45,6 @@ def share_of(spans: list[Span], length: int) -> float:
 
 def meets(a: int, b: int, spans: list[Span]) -> bool:
     """Whether ``[a, b)`` overlaps one of the sorted disjoint ``spans``."""
-    import bisect
-
     i = bisect.bisect_right(spans, (a, math.inf)) - 1
     return (i >= 0 and spans[i][1] > a) or (i + 1 < len(spans) and spans[i + 1][0] < b)
 

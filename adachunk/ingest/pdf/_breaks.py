@@ -68,7 +68,7 @@ class PageLines:
         """White space from ``line`` down to the line read after it (ample when there is none,
         or when that one is up the page: the next column)."""
         nxt = self._next.get(id(line))
-        return nxt.top - line.bottom if nxt is not None and nxt.top > line.top else float("inf")
+        return _gap(line, nxt) if nxt is not None else float("inf")
 
     def column(self, line: Line) -> tuple[float, float]:
         """The left and right edges of the column ``line`` is in (the lines that overlap it
