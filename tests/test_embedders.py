@@ -164,6 +164,24 @@ def test_grid_falls_back_to_whitespace_then_tokens():
     assert pieces_of(grid, space, space + 1, tokens.count) == []  # whitespace alone: nothing to embed
 
 
+def test_an_edge_across_blank_space_takes_the_neighbouring_grid_piece():
+    """A span that stops before the line break (or starts after the blanks) that separate it from
+    a grid point covers the same word pieces as the grid piece: it shares its vector instead of
+    making a piece of its own. An edge inside a word or before a token stays where it is."""
+    text = "Alpha beta gamma.\n\nDelta epsilon zeta.\n  Eta theta.\n"
+    starts = np.array([m for m in range(len(text)) if not text[m].isspace() and (m == 0 or text[m - 1].isspace())])
+    tokens = ModelTokenCounter(starts)
+    d, e = text.index("Delta"), text.index("  Eta")
+    grid = np.array([0, d, e + 2, len(text)])  # ... the third piece starts at the line's "Eta"
+    end_of_second = text.index(".", d) + 1  # "...zeta." without its line break
+    assert pieces_of(grid, d, end_of_second, tokens.count) == [(d, end_of_second)]
+    assert pieces_of(grid, d, end_of_second, tokens.count, text) == [(d, e + 2)]
+    assert pieces_of(grid, e + 1, len(text), tokens.count, text) == [(e + 2, len(text))]  # leading blanks
+    inside = text.index("epsilon") + 3  # a word cut in two is not white space: kept
+    assert pieces_of(grid, 0, inside, tokens.count, text) == [(0, d), (d, inside)]
+    assert pieces_of(grid, 0, d - 1, tokens.count, text) == [(0, d)]
+
+
 def test_grid_cuts_a_single_huge_word_at_model_tokens():
     text = "q" * 30
     starts = np.arange(0, 30, 3)  # one "token" every 3 characters

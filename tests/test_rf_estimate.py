@@ -71,6 +71,74 @@ def test_a_stand_in_model_reads_only_what_the_readers_embedder_would():
     assert probe_index(pooled).visible(a, b) == b
 
 
+def test_a_truncated_chunk_is_read_to_the_sentence_edge_before_the_models_limit():
+    """The model stops reading a long chunk inside a sentence; the estimate reads it to the grid
+    point (sentence or line start) before that instead, so its vector is made of pieces the other
+    candidates' chunks share, no partial sentence is embedded for it alone, and nothing is read
+    that the model would not."""
+    doc = Document(id="d", text=_text())  # 15-word sentences, one per paragraph
+    index = probe_index(_ctx(doc, retrievers=("dense",)))
+    grid = set(index.spans.grid().tolist())
+    for a in (0, doc.text.index("Station3")):
+        end = index.visible(a, len(doc.text))
+        assert end in grid and WORDS - 15 <= len(doc.text[a:end].split()) <= WORDS  # within a sentence
+    short = doc.text.index("Station1")
+    assert index.visible(0, short) == short  # what fits is read whole
+    index.chunk_vectors([(0, len(doc.text)), (doc.text.index("Station3"), len(doc.text))])
+    assert all(a in grid and b in grid for a, b in index.spans._vectors)
+
+
+def _word_chunks(text: str, every: int) -> list[Chunk]:
+    """Chunks of ``every`` words, cut inside sentences (no paragraph edge is a grid point)."""
+    starts = [i for i in range(1, len(text)) if text[i - 1] == " " and not text[i].isspace()][every - 1::every]
+    bounds = [0, *starts, len(text)]
+    return [Chunk(index=i, start=a, end=b, text=text[a:b], size=b - a, tokens=max(1, (b - a) // 4))
+            for i, (a, b) in enumerate(zip(bounds, bounds[1:]))]
+
+
+def _overlapping(spans) -> int:
+    """How many embedded spans overlap the one before them (sorted): text embedded twice."""
+    spans = sorted(spans)
+    return sum(b[0] < a[1] for a, b in zip(spans, spans[1:]))
+
+
+def test_the_pool_known_ahead_makes_every_piece_shared_and_reads_to_the_models_limit():
+    """When the selection says which chunkings it will score (``ctx.pool``), the grid cuts at
+    their chunk edges and where the model stops reading each: no text is embedded twice for two
+    candidates cut inside sentences, and a truncated chunk is read exactly as far as the model
+    reads it. Without the pool every chunk edge inside a sentence makes a piece of its own."""
+    doc = Document(id="d", text=_text())
+    pools = [_word_chunks(doc.text, 11), _word_chunks(doc.text, 57)]  # 57 words > WORDS: truncated
+    alone, known = _ctx(doc, retrievers=("dense",)), _ctx(doc, retrievers=("dense",))
+    known.pool = tuple((c.start, c.end) for chunks in pools for c in chunks)
+    for chunks in pools:
+        score_one("rf", chunks, alone), score_one("rf", chunks, known)
+    assert _overlapping(probe_index(alone).spans._vectors) > 10
+    index = probe_index(known)
+    assert _overlapping(index.spans._vectors) == 0
+    long = pools[1][1]
+    end = index.visible(long.start, long.end)
+    assert end < long.end and len(doc.text[long.start:end].split()) == WORDS  # exactly what the model reads
+
+
+def test_the_selection_tells_the_fit_its_pool(tmp_path):
+    from adachunk import load_profile
+    from adachunk.ingest import read_document
+    from adachunk.selection import select_document
+    from adachunk.metrics.suite import context_for
+
+    prof = tmp_path / "p.yaml"
+    prof.write_text("schema_version: 1\nname: p\nextends: default\n"
+                    "metrics: {embedder: {type: hash.v1, max_tokens: 60}}\n")
+    policy = load_profile(prof).policy
+    doc = read_document(EXAMPLES / "regulation_excerpt.md")
+    ctx = context_for(doc, policy)
+    decision = select_document(doc, policy, ctx=ctx)
+    scored = {(c.start, c.end) for res in decision.candidates if res.scores.get("rf") is not None
+              for c in res.chunking.chunks}
+    assert len(decision.candidates) > 1 and set(ctx.pool) == scored
+
+
 def test_exact_and_stand_in_estimates_agree_when_the_models_are_the_same():
     doc = Document(id="d", text=_text())
     chunks = _chunks(doc.text, 2)
@@ -210,6 +278,7 @@ def test_int8_estimate_ranks_with_the_quantised_reader_and_says_so():
     quant = MetricContext(doc, {}, retrieval=RetrievalSpec(**regime, estimate="int8"))
     index = probe_index(quant)
     assert index.embedder.params.quantize == "int8" and index.reader.params.quantize == "none"
+    assert index._seen is index.spans  # one tokenizer: the text is tokenised once, not per model
     chunks = _chunks(doc.text, 3)
     a, b = score_one("rf", chunks, exact), score_one("rf", chunks, quant)
     assert [d.get("estimated_by") for d in b.detail] == ["sentence_transformers.v1 (int8)"] * 2

@@ -52,6 +52,9 @@ class MetricContext(Memo):
             the default regime when none is given), read by ``rf``.
         index_embedder: the index's embedder spec (None: the metrics embedder), which the regime's
             ``embedder: index`` means.
+        pool: the chunk spans of every chunking about to be scored in this context (set by the
+            selection before it scores its candidates; empty: not known). ``rf`` cuts its
+            sentence grid at their edges too, so that the candidates share every piece it embeds.
     """
 
     def __init__(self, doc: Document, settings: Any = None, counter=None, *,
@@ -78,6 +81,7 @@ class MetricContext(Memo):
         else:
             self.retrieval = RetrievalSpec.model_validate(retrieval)
         self.index_embedder = index_embedder
+        self.pool: tuple[tuple[int, int], ...] = ()
         self._shared = analysis_of(doc)
 
     def memo(self, key: Any, compute: "Callable[[], Any]") -> Any:

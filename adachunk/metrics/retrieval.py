@@ -28,7 +28,11 @@ pair. None when the document has no prose sentence to ask about.
 **Cost.** A chunk's dense vector is the token-weighted mean of the embeddings of the sentences
 its visible part covers (a grid of sentence and line starts, pieces within the model's input
 limit, :mod:`adachunk.models.embedders.pooling`), so the document is embedded about once for
-every candidate of the pool together; only pieces cut by a chunk edge inside a sentence are new.
+every candidate of the pool together. The selection names its pool ahead
+(:attr:`MetricContext.pool`): the grid then also cuts at every candidate's chunk edges and
+where the model stops reading each chunk, and no text is embedded twice (CLAIR, sampled: 383,000
+model tokens against 496,000 with pieces cut per chunk). A chunking outside the pool makes new
+pieces only where its edges fall inside a sentence (:meth:`ProbeIndex._snap`).
 The mean of sentence vectors approximates the vector of their concatenation; on chroma-dev its
 ordering of 16 candidates agrees with the exact vectors' (``bench/RESULTS.md``, "Retrieval fit").
 """
@@ -36,6 +40,7 @@ ordering of 16 candidates agrees with the exact vectors' (``bench/RESULTS.md``, 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Sequence
 
 import numpy as np
@@ -48,6 +53,7 @@ from ..models.embedders.base import weighted_mean
 
 Span = tuple[int, int]
 RRF_K = 60
+_NEWLINE = re.compile("\n")
 
 
 def regime_embedder(ctx: MetricContext) -> Any:
@@ -133,14 +139,18 @@ def probe_index(ctx: MetricContext) -> "ProbeIndex":
     mode = ctx.retrieval.long_chunks
     # the vectors are keyed by text, so they share the analysis store's log with ICC/DCC's
     log = analysis_of(ctx.doc).vector_log("emb." + hashlib.sha256(emb.fingerprint.encode()).hexdigest()[:24])
+    # the int8 stand-in is the reader's own model quantised: the same tokenizer, read once
+    same = spec is None or ctx.retrieval.estimate == "int8"
     return ctx.memo(("rf.index", emb.fingerprint, reader.fingerprint, mode),
-                    lambda: ProbeIndex(ctx.doc.text, emb, mode, log, reader=None if emb is reader else reader))
+                    lambda: ProbeIndex(ctx.doc.text, emb, mode, log, reader=None if emb is reader else reader,
+                                       same_tokens=same, pool=ctx.pool))
 
 
 class ProbeIndex:
     """Dense retrieval over chunkings of one document, sharing sentence embeddings between them."""
 
-    def __init__(self, text: str, embedder: Any, long_chunks: str, log: Any = None, reader: Any = None):
+    def __init__(self, text: str, embedder: Any, long_chunks: str, log: Any = None, reader: Any = None,
+                 same_tokens: bool = False, pool: Sequence[Span] = ()):
         from ..detect.text_units import split_sentences
         from ..models.embedders.pooling import GridBuilder
         from ..models.embedders.spans import SpanEmbeddings, load_embedder
@@ -150,11 +160,15 @@ class ProbeIndex:
         # the reader's embedder decides what of a chunk is visible; only its tokenizer runs when a
         # stand-in model (retrieval.estimate) embeds
         self.reader = self.embedder if reader is None else load_embedder(reader)
-        self._seen = self.spans if reader is None else SpanEmbeddings(text, self.reader)
+        self._seen = self.spans if reader is None or same_tokens else SpanEmbeddings(text, self.reader)
         self.truncate = long_chunks == "truncate"
         if self.spans.limit is not None:
             starts = {s for s, _ in split_sentences(text)}
-            starts.update(i + 1 for i, ch in enumerate(text) if ch == "\n")
+            starts.update(m.end() for m in _NEWLINE.finditer(text))
+            # the pool's chunk edges and where the reader stops reading each (the grid is not built
+            # yet: visible() does not snap): every chunk of the pool is then whole pieces, embedded
+            # once for all candidates, and read exactly as far as the model reads it
+            starts.update(x for a, b in pool for x in (a, b, self.visible(a, b)))
             self.spans._grid = GridBuilder(text, self.spans.tokens(), self.spans.limit).build(sorted(starts))
 
     def visible(self, a: int, b: int) -> int:
@@ -164,7 +178,23 @@ class ProbeIndex:
             return b
         starts = self._seen.tokens().starts
         r = int(np.searchsorted(starts, a, side="left")) + lim
-        return b if r >= len(starts) else max(a + 1, min(b, int(starts[r])))
+        return b if r >= len(starts) else self._snap(a, max(a + 1, min(b, int(starts[r]))))
+
+    def _snap(self, a: int, end: int) -> int:
+        """``end`` moved back to the last grid point (sentence or line start) after ``a``.
+
+        For a chunk outside the pool the grid was cut for (the pool's own read ends are grid
+        points: nothing moves). The model stops reading a truncated chunk inside a sentence;
+        embedding that sentence's head would make a piece no other chunk shares. Read to the
+        sentence edge before it, the chunk's vector is the mean of whole grid pieces that other
+        chunks also cover, and it still holds nothing the model would not read. A chunk whose
+        head is one sentence longer than the model reads keeps that head.
+        """
+        grid = self.spans._grid
+        if grid is None:
+            return end
+        i = int(np.searchsorted(grid, end, side="right"))
+        return int(grid[i - 1]) if i > 0 and grid[i - 1] > a else end
 
     def chunk_vectors(self, spans: Sequence[Span]) -> np.ndarray:
         """One normalised vector per chunk span (see the module docstring, "Cost")."""
@@ -176,7 +206,7 @@ class ProbeIndex:
         per = []
         for a, b in spans:
             end = self.visible(a, b)
-            per.append(pieces_of(grid, a, end, count) or [(a, end)])
+            per.append(pieces_of(grid, a, end, count, self.spans.text) or [(a, end)])
         flat = list(dict.fromkeys(p for parts in per for p in parts))
         vecs = dict(zip(flat, self.spans.get(flat)))
         out = np.zeros((len(spans), self.embedder.dim), dtype=np.float32)
@@ -225,12 +255,12 @@ def document_budget(budget: int, share: float) -> int:
     return max(1, round(budget * share))
 
 
-def read_share(order: Sequence[int], spans: Sequence[Span], tokens: Sequence[int], evidence: Sequence[Span],
-               budget: int, k: int | None) -> float:
-    """The share of ``evidence`` characters in the chunks read in ``order`` within ``budget``."""
+def read_share(order: Sequence[int], starts: Sequence[int], ends: Sequence[int], tokens: Sequence[int],
+               evidence: Sequence[Span], budget: int, k: int | None) -> float:
+    """The share of ``evidence`` characters in the chunks (``starts``, ``ends``) read in ``order``
+    within ``budget``."""
     from ..retrieval.measures import covered_chars, take
 
-    starts, ends = [a for a, _ in spans], [b for _, b in spans]
     taken = take(order, starts, ends, tokens, k, budget)
     size = sum(b - a for a, b in evidence)
     return covered_chars(evidence, [(s, e) for _, s, e, _ in taken]) / size if size else 0.0
@@ -255,6 +285,7 @@ class RetrievalFit(Metric):
             chunks = [c for c in chunks if meets(c.start, c.end, sample)]
         spans = [(c.start, c.end) for c in chunks]
         tokens = [max(0, int(c.tokens)) for c in chunks]
+        starts, ends = [a for a, _ in spans], [b for _, b in spans]
         queries = [p.query for p in probes]
         ranked = rankings(ctx, spans, queries)
         by = stand_in_label(regime, regime_embedder(ctx))  # what stood in for the dense reader, said in each of its entries
@@ -262,7 +293,7 @@ class RetrievalFit(Metric):
         for r in regime.retrievers:
             for budget in regime.budgets:
                 read = document_budget(budget, regime.document_share)
-                shares = [read_share(order, spans, tokens, p.evidence, read, regime.k)
+                shares = [read_share(order, starts, ends, tokens, p.evidence, read, regime.k)
                           for p, order in zip(probes, ranked[r])]
                 entry = {"retriever": r, "budget": budget, "read": read, "recall": round(float(np.mean(shares)), 6)}
                 if by and r != "bm25":

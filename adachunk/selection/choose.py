@@ -246,6 +246,9 @@ def select_document(doc: Document, policy: Policy, *, metric_keys=DEFAULT_KEYS,
             res.stats = size_stats(run.chunking)
         results.append(res)
     skip = _ineligible(results, policy.select)
+    # the spans every scored candidate will be read in (rf embeds pieces they all share)
+    ctx.pool = tuple(sorted({(c.start, c.end) for i, res in enumerate(results)
+                             if res.chunking is not None and i not in skip for c in res.chunking.chunks}))
     for i, res in enumerate(results):
         if res.chunking is None:
             continue

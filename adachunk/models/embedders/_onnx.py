@@ -250,11 +250,17 @@ class OnnxModel:
 
     def lengths(self, texts: Sequence[str]) -> list[int]:
         """Word pieces of each text as the model reads it (special tokens included, truncated)."""
-        return [len(e.ids) for e in self._reader.encode_batch(list(texts))]
+        return [len(e.ids) for e in self.encodings(texts)]
 
-    def prepare(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
-        """One batch's padded inputs (tokenised in the calling thread)."""
-        encs = self._reader.encode_batch(list(texts))
+    def encodings(self, texts: Sequence[str]) -> list:
+        """The tokenizer's encodings of ``texts`` as the model reads them (for :meth:`lengths`
+        and :meth:`prepare`: a caller planning batches tokenises once)."""
+        return self._reader.encode_batch(list(texts))
+
+    def prepare(self, texts: Sequence[str] | None = None, encs: Sequence | None = None) -> dict[str, np.ndarray]:
+        """One batch's padded inputs, from ``texts`` (tokenised in the calling thread) or from
+        their :meth:`encodings`."""
+        encs = self.encodings(texts) if encs is None else encs
         width = max(len(e.ids) for e in encs)
         ids = np.zeros((len(encs), width), dtype=np.int64)
         mask = np.zeros_like(ids)

@@ -99,7 +99,7 @@ class SpanEmbeddings:
             if self.fits(a, b):
                 direct[(a, b)] = None
                 continue
-            parts = pieces_of(self.grid(), a, b, self.tokens().count)
+            parts = pieces_of(self.grid(), a, b, self.tokens().count, self.text)
             if not parts:  # cannot happen for a span over the limit; embed it whole regardless
                 direct[(a, b)] = None
                 continue
@@ -184,7 +184,7 @@ class SpanEmbeddings:
             out[list(whole)] = self.get_texts(list(whole.values()))
         for i in pooled:
             a, b = spans[i]
-            parts = pieces_of(self.grid(), a, b, self.tokens().count)
+            parts = pieces_of(self.grid(), a, b, self.tokens().count, self.text)
             weights = np.array([n_tokens(prefixes[i])] + [self.tokens().count(*p) for p in parts], dtype=np.float32)
             out[i] = weighted_mean(weights, np.concatenate([self.get_texts([prefixes[i]]), self.get(parts)]))
         return out

@@ -306,11 +306,13 @@ class SentenceTransformerEmbedder(Embedder):
         model = self.model
         # on a GPU the memory, not the count of texts, bounds a batch (texts of >= 32 pieces each)
         most = self.batch_size if self._device == "cpu" else max(self.batch_size, self._batch_tokens // 32)
-        batches = plan_batches(self.lengths(texts), most, BATCH_OVERHEAD_TOKENS,
-                               self._batch_tokens)
         # Tokenise here, in the calling thread: a fast tokenizer is unsafe to share across threads.
-        if self._onnx:
-            features = [model.prepare([texts[i] for i in b]) for b in batches]
+        # The ONNX runtime's encodings give both the lengths that plan the batches and their inputs.
+        encs = model.encodings(texts) if self._onnx else None
+        lengths = [len(e.ids) for e in encs] if encs is not None else self.lengths(texts)
+        batches = plan_batches(lengths, most, BATCH_OVERHEAD_TOKENS, self._batch_tokens)
+        if encs is not None:
+            features = [model.prepare(encs=[encs[i] for i in b]) for b in batches]
         else:
             features = [model.preprocess([texts[i] for i in b], prompt=self._prompt) for b in batches]
         pool = self._executor() if len(batches) > 1 else None
