@@ -112,8 +112,8 @@ def pieces_of(grid: np.ndarray, a: int, b: int, count: Callable[[int, int], int]
     With ``text``, an edge that only white space without a model token separates from a grid
     point moves to it: ``"...the end."`` and ``"...the end.\n"`` are the same word pieces, so
     the clipped piece is the grid piece every other span covering it shares (a chunk ends
-    before the line break that starts the next grid piece: on CLAIR two thirds of the fit's
-    edge pieces were such).
+    before the line break that starts the next grid piece: on CLAIR 44,000 of the 113,000 model
+    tokens the fit embedded in pieces one chunk alone used).
     """
     i = int(np.searchsorted(grid, a, side="right"))
     j = int(np.searchsorted(grid, b, side="left"))
