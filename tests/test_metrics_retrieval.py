@@ -59,6 +59,9 @@ def test_probes_are_passages_with_their_topic_and_deterministic():
         a, b = p.evidence[0][0], p.evidence[-1][1]
         assert 0 <= a < b <= len(text) and 2 <= len(p.query.split()) <= 6
     assert document_probes("", 8) == [] and document_probes("Too short.", 8) == []
+    half = len(text) // 2  # keep: the same probes as filtering the full list, queries made for those only
+    kept = document_probes(text, 12, keep=lambda ev: ev[-1][1] <= half)
+    assert kept == [p for p in probes if p.evidence[-1][1] <= half] and 0 < len(kept) < len(probes)
 
 
 def test_paragraph_chunks_fit_better_than_random_cuts_and_giant_chunks():

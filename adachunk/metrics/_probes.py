@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Callable
 
 Span = tuple[int, int]
 SPREAD = 600  # most characters between the two sentences of a passage
@@ -44,8 +45,14 @@ def _rank_key(df: Counter):
     return lambda w: (df[w.casefold()], -len(w), w)
 
 
-def document_probes(text: str, n: int = 32, window: int = 800, words: int = 6) -> list[Probe]:
-    """Up to ``n`` probes of ``text`` (deterministic; see the module docstring)."""
+def document_probes(text: str, n: int = 32, window: int = 800, words: int = 6,
+                    keep: Callable[[tuple[Span, ...]], bool] | None = None) -> list[Probe]:
+    """Up to ``n`` probes of ``text`` (deterministic; see the module docstring).
+
+    ``keep``, when given, selects probes by their evidence before their queries are made: the
+    result is the full list filtered by it (``retrieval.sample`` keeps about a tenth of a long
+    document's, and a query costs more than its passage).
+    """
     from ..retrieval.questions import _WORD, sentences
     from ..retrieval.retrievers import STOPWORDS
 
@@ -68,6 +75,8 @@ def document_probes(text: str, n: int = 32, window: int = 800, words: int = 6) -
         if i + gap < len(spans) and spans[i + gap][0] - spans[i][1] <= SPREAD and \
                 "\n\n" not in text[spans[i][1]:spans[i + gap][0]]:
             ev.append(spans[i + gap])
+        if keep is not None and not keep(tuple(ev)):
+            continue
         a, b = ev[0][0], ev[-1][1]
         passage = list(dict.fromkeys(w for w in _WORD.findall(text, a, b) if content(w)))
         if not passage:

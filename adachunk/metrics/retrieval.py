@@ -313,4 +313,4 @@ def _probes(text: str, queries: int, sample: list[Span] | None) -> list:
     if sample is None:
         return document_probes(text, queries)
     n = math.ceil(queries / share_of(sample, len(text)))
-    return [p for p in document_probes(text, n) if within(p.evidence, sample)]
+    return document_probes(text, n, keep=lambda evidence: within(evidence, sample))
