@@ -140,7 +140,7 @@ def probe_index(ctx: MetricContext) -> "ProbeIndex":
     # the vectors are keyed by text, so they share the analysis store's log with ICC/DCC's
     log = analysis_of(ctx.doc).vector_log("emb." + hashlib.sha256(emb.fingerprint.encode()).hexdigest()[:24])
     # the int8 stand-in is the reader's own model quantised: the same tokenizer, read once
-    same = spec is None or ctx.retrieval.estimate == "int8"
+    same = ctx.retrieval.estimate == "int8"
     return ctx.memo(("rf.index", emb.fingerprint, reader.fingerprint, mode),
                     lambda: ProbeIndex(ctx.doc.text, emb, mode, log, reader=None if emb is reader else reader,
                                        same_tokens=same, pool=ctx.pool))

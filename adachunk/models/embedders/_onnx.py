@@ -257,10 +257,8 @@ class OnnxModel:
         and :meth:`prepare`: a caller planning batches tokenises once)."""
         return self._reader.encode_batch(list(texts))
 
-    def prepare(self, texts: Sequence[str] | None = None, encs: Sequence | None = None) -> dict[str, np.ndarray]:
-        """One batch's padded inputs, from ``texts`` (tokenised in the calling thread) or from
-        their :meth:`encodings`."""
-        encs = self.encodings(texts) if encs is None else encs
+    def prepare(self, encs: Sequence) -> dict[str, np.ndarray]:
+        """One batch's padded inputs from its texts' :meth:`encodings` (made in the calling thread)."""
         width = max(len(e.ids) for e in encs)
         ids = np.zeros((len(encs), width), dtype=np.int64)
         mask = np.zeros_like(ids)

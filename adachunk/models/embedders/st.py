@@ -312,7 +312,7 @@ class SentenceTransformerEmbedder(Embedder):
         lengths = [len(e.ids) for e in encs] if encs is not None else self.lengths(texts)
         batches = plan_batches(lengths, most, BATCH_OVERHEAD_TOKENS, self._batch_tokens)
         if encs is not None:
-            features = [model.prepare(encs=[encs[i] for i in b]) for b in batches]
+            features = [model.prepare([encs[i] for i in b]) for b in batches]
         else:
             features = [model.preprocess([texts[i] for i in b], prompt=self._prompt) for b in batches]
         pool = self._executor() if len(batches) > 1 else None
