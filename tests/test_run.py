@@ -218,13 +218,16 @@ def test_killed_worker_then_resume_gives_identical_outputs(corpus, fast_profile,
     killed = False
     while time.time() < deadline and proc.poll() is None:
         if results.is_dir() and any(results.glob("*.json")):
-            # pool workers are spawned children running spawn_main (not the resource tracker)
+            # pool workers are spawned children running spawn_main (not the resource tracker);
+            # the one killed is running (state R): an idle worker, killed between two documents,
+            # holds none and fails nothing
             for child in _children(proc.pid):
                 try:
                     cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
-                except OSError:
+                    state = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0]
+                except (OSError, IndexError):
                     continue
-                if b"spawn_main" in cmdline:
+                if b"spawn_main" in cmdline and state == "R":
                     os.kill(child, signal.SIGKILL)
                     killed = True
                     break

@@ -326,3 +326,25 @@ def test_chunk_without_workers_holds_a_bound_it_is_given(plugin, tmp_path):
     assert time.monotonic() - t0 < 90
     assert f"ADA325 {corpus / 'hangs.md'}: " in proc.stderr, proc.stderr
     assert {Path(json.loads(x)["source"]).name for x in out.read_text(encoding="utf-8").splitlines()} == {good.name}
+
+
+def _nap(x):
+    time.sleep(0.2)
+    return x
+
+
+def test_a_freed_worker_takes_the_next_task_before_the_caller_sees_the_result():
+    """While the main process handles a finished task (writes its result), the worker that ran
+    it already holds the next one: no worker waits idle on the main process."""
+    import multiprocessing as mp
+
+    from adachunk.runner.bounds import Bounds
+    from adachunk.runner.pool import BoundedPool
+
+    with BoundedPool(1, Bounds(0, 0), mp.get_context("fork")) as pool:
+        for i in range(3):
+            pool.submit(i, f"doc{i}", _nap, i)
+        tag, outcome = pool.next_done()
+        assert (tag, outcome.value) == (0, 0)
+        assert [w.tag for w in pool.workers] == [1] and len(pool.queue) == 1
+        assert [pool.next_done()[0] for _ in range(2)] == [1, 2]

@@ -109,6 +109,9 @@ class BoundedPool:
                 raise IndexError("no task pending")
             self._dispatch()
             self._step()
+        # a freed worker takes its next task before the caller handles this one: no worker waits
+        # idle while the main process writes a result
+        self._dispatch()
         return self.done.popleft()
 
     def _dispatch(self) -> None:
