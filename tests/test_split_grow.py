@@ -82,6 +82,21 @@ def test_grow_keeps_a_statement_in_fewer_pieces_each_with_rows_only_of_it(tmp_pa
     assert len(huge) == 1 and huge[0].text.startswith("ACME CORP")
 
 
+def test_a_statement_larger_than_grow_is_cut_in_even_pieces(tmp_path):
+    """Cuts between rows all cost the same, so the solver's tie rule chose where a statement too
+    large for one piece was cut, and its titled piece could hold two rows (Block's income
+    statement: 128 + 686 tokens). The grown segment is solved towards even pieces: the fewest
+    that fit, each within a row or two of the mean."""
+    lo, hi = _table_span()
+    chunks = dp_chunk(_doc(), load_profile(_profile(tmp_path, 400)).policy).chunks
+    pieces = [c for c in chunks if c.end > lo and c.start < hi]
+    total = sum(c.tokens for c in pieces)
+    assert len(pieces) == -(-total // 400) and pieces[0].text.startswith("ACME CORP")
+    assert all(c.tokens <= 400 for c in pieces)
+    row = get_counter("o200k_base").count(TEXT[pieces[1].start:].split("\n", 1)[0] + "\n")
+    assert max(c.tokens for c in pieces) - min(c.tokens for c in pieces) <= 2 * row
+
+
 @pytest.mark.parametrize("grow", [None, 400])
 def test_title_never_leaves_its_header_row(tmp_path, grow):
     chunks = dp_chunk(_doc(), load_profile(_profile(tmp_path, grow)).policy).chunks
