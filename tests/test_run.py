@@ -237,9 +237,11 @@ def test_killed_worker_then_resume_gives_identical_outputs(corpus, fast_profile,
     _, err = proc.communicate(timeout=240)
     if not killed:
         pytest.skip("the run finished before a worker could be killed")
+    failures = json.loads((out / "summary.json").read_text(encoding="utf-8"))["failures"]
+    if proc.returncode == 0 and not failures:  # it finished its document between the read and the kill
+        pytest.skip("the worker killed held no document at that instant")
     # the run went on: the killed worker's document alone failed (ADA327), named in the summary
     assert proc.returncode == 2, err
-    failures = json.loads((out / "summary.json").read_text(encoding="utf-8"))["failures"]
     assert len(failures) == 1 and failures[0]["error"].startswith(f"ADA327 {failures[0]['source']}")
     assert str(corpus) in failures[0]["source"]
     # a plain --resume keeps that failure (a bound's); --retry-failed processes it again
