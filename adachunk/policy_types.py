@@ -284,6 +284,11 @@ class IndexSpec(Section):
         "the parts in order (heading_path, structure_path, definitions, table_context or table_header: the header "
         "row alone, without the title lines; text last)"
     )
+    table_rows: Literal["markdown", "plain"] = Field(
+        default="markdown",
+        description="how the embedded string writes a table's rows: 'markdown' as the chunk has them (pipe "
+        "table), 'plain' each row's cells joined by spaces, without the separator row and <Table> lines (a "
+        "sentence embedder reads pipes as words); the chunk's text, what a reader gets, is unchanged either way")
     definition_tokens: int = Field(
         default=200, ge=0, le=100_000,
         description="recipe part 'definitions': at most this many tokens of definitions of the terms a chunk uses")

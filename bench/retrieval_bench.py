@@ -49,7 +49,9 @@ winners for each profile (its own pool, selection and tokenizer), each evaluated
 and ``(+prefix)``: with what ``adachunk run`` embeds before each chunk (records made as
 ``adachunk/runner/job.py::process_path`` makes them, ``chunk_record`` + ``enrich_records``, then
 ``embed_prefix(record, policy.index.embed_text)``: the heading path; ``finance``/``legal`` recipes
-add structure paths, table context, definitions). ``--prefix-forms`` adds rows with other prefixes
+add structure paths, table context, definitions), and dense embeds the whole string the index
+embeds (``embed_text(record, mode, index.table_rows)``: with ``table_rows: plain`` the tables'
+rows without pipes; the chunk text read within the budget is the same). ``--prefix-forms`` adds rows with other prefixes
 on the same chunks: ``heading_path`` (the full path joined by " > "), ``heading_last`` (the
 innermost heading), ``heading_path_if_not_start`` (the path only when the chunk does not start
 with a heading line), ``none`` (the text-only row, not repeated). A prefix is indexed by the
@@ -449,24 +451,28 @@ def run_chunking(docs, profile: str) -> dict[str, Any]:
     selection, then the records (``chunk_record`` + ``enrich_records``) and what the index embeds
     before each chunk (``embed_prefix(record, policy.index.embed_text)``).
 
-    Returns ``{spans, prefix, heading_path, meta}``: per document the chunk spans, prefixes and
-    heading paths; ``meta``: what won how often, the mean ``rf`` estimate, failed documents.
+    Returns ``{spans, prefix, heading_path, embedded, meta}``: per document the chunk spans,
+    prefixes and heading paths, and (``index.table_rows: plain``; else None) the whole strings
+    the index embeds (``embed_text(record, mode, table_rows)``); ``meta``: what won how often, the mean ``rf`` estimate, failed documents.
     """
     import adachunk
     from adachunk.enrich import enrich_records
     from adachunk.metrics.suite import context_for
     from adachunk.selection.choose import select_document
-    from adachunk.sink.records import chunk_record, embed_prefix
+    from adachunk.sink.records import chunk_record, embed_prefix, embed_text
 
     rp = adachunk.load_profile(profile)
-    mode = rp.policy.index.embed_text
+    mode, rows = rp.policy.index.embed_text, rp.policy.index.table_rows
     spans, prefix, heading, winners, estimates, failed = {}, {}, {}, {}, [], []
+    embedded: dict[str, list[str]] | None = {} if rows != "markdown" else None
     headers = {"chunks_with_table_rows": 0, "header_in_text": 0, "header_in_prefix": 0}
     for d, doc in docs.items():
         dec = select_document(doc, rp.policy, ctx=context_for(doc, rp.policy))
         best = dec.best
         if best is None:  # the run writes no record for it: its questions find nothing
             spans[d], prefix[d], heading[d] = [], [], []
+            if embedded is not None:
+                embedded[d] = []
             failed.append(d)
             continue
         chunks = best.chunking.chunks
@@ -474,6 +480,8 @@ def run_chunking(docs, profile: str) -> dict[str, Any]:
                                                scores=best.scores) for c in chunks], doc, rp.policy)
         spans[d] = [(c.start, c.end) for c in chunks]
         prefix[d] = [embed_prefix(r, mode) for r in records]
+        if embedded is not None:
+            embedded[d] = [embed_text(r, mode, rows) for r in records]
         for key, n in table_headers(doc.text, records, prefix[d]).items():
             headers[key] += n
         heading[d] = [list(c.heading_path) for c in chunks]
@@ -482,10 +490,10 @@ def run_chunking(docs, profile: str) -> dict[str, Any]:
             estimates.append(best.scores["rf"])
     meta = {"winners": dict(sorted(winners.items())),
             "rf_mean": round(sum(estimates) / len(estimates), 4) if estimates else None,
-            "embed_text": mode if isinstance(mode, str) else list(mode), "table_headers": headers}
+            "embed_text": mode if isinstance(mode, str) else list(mode), "table_rows": rows, "table_headers": headers}
     if failed:
         meta["failed"] = failed
-    return {"spans": spans, "prefix": prefix, "heading_path": heading, "meta": meta}
+    return {"spans": spans, "prefix": prefix, "heading_path": heading, "embedded": embedded, "meta": meta}
 
 
 def _code_key() -> str:
@@ -575,12 +583,12 @@ def chunkings(corpus: Corpus, args) -> list[dict[str, Any]]:
         got = cached(args.cache, corpus.name,
                      f"adachunk_run_{profile}_{_fingerprint(profile)}_{corpus.texts_digest()}_{_code_key()}",
                      lambda profile=profile: run_chunking(corpus.docs, profile),
-                     valid=lambda v: isinstance(v, dict) and "prefix" in v and set(v["spans"]) == set(corpus.docs))
+                     valid=lambda v: isinstance(v, dict) and "embedded" in v and set(v["spans"]) == set(corpus.docs))
         label = f"adachunk run --profile {profile}"
         base = {"kind": "run", "base": "ada", "size": None, "spans": got["spans"]}
         out.append({**base, "label": label, "meta": got["meta"]})
         out.append({**base, "label": f"{label} (+prefix)", "meta": {"prefix": "run", "table_headers": got["meta"].get("table_headers")}, "of": label,
-                    "prefixes": got["prefix"]})
+                    "prefixes": got["prefix"], "embedded": got["embedded"]})
         for form in forms:
             if form == "none":
                 continue  # the text-only row
@@ -610,6 +618,8 @@ def evaluate(corpus: Corpus, sets: list[dict[str, Any]], args, store=None) -> di
             if cs.get("prefixes") is not None:
                 kw = {"prefixes": cs["prefixes"], "prefix_retrievers": prefix_retrievers,
                       "prefix_costs": not args.prefix_free}
+                if cs.get("embedded") is not None and "dense" in prefix_retrievers:
+                    kw["embed_texts"] = cs["embedded"]
             res = evaluate_chunks(chunks, qa, retriever, ks=(K,), budgets=BUDGETS, tokenizer=TOKENIZER,
                                   long_text="truncate", scope=corpus.scope, store=store, read_spans=corpus.paged, **kw)
             if corpus.paged:

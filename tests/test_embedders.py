@@ -151,6 +151,18 @@ def test_embed_pools_long_texts_instead_of_truncating():
     assert np.linalg.norm(v[0]) == pytest.approx(1.0)
 
 
+def test_embed_pools_many_long_texts_in_one_model_call():
+    emb = CountingEmbedder(dim=512, max_tokens=8)
+    head, tail = _words(8, "x") + ".", " " + _words(8, "y") + "."
+    texts = [head + tail, tail.strip() + " " + head, "x1 x2 x3 x4 x5.", "short."]
+    v = emb.embed(texts)
+    assert len(emb.calls) == 2  # the quick short texts, then every long text's pieces together
+    assert "x1 x2 x3 x4 x5." in emb.calls[1] and len(emb.calls[1]) >= 3  # pieces of both long texts too
+    assert all(any(p in t for t in texts[:3]) for p in emb.calls[1])
+    for i, t in enumerate(texts):  # the same vectors as embedding each text alone
+        assert np.allclose(v[i], CountingEmbedder(dim=512, max_tokens=8).embed([t])[0], atol=1e-6)
+
+
 def test_grid_falls_back_to_whitespace_then_tokens():
     text = _words(12, "w") + " " + "z" * 40
     starts = np.array([m for m in range(len(text)) if text[m] != " " and (m == 0 or text[m - 1] == " ")])

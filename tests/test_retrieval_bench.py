@@ -48,3 +48,21 @@ def test_financebench_is_skipped_without_shared(tmp_path, monkeypatch):
     monkeypatch.setattr(rb, "SHARED", tmp_path)
     assert rb.open_corpus("financebench-dev", SimpleNamespace(cache=tmp_path, per_doc=1)) is None
     assert rb.open_corpus("chroma-dev", SimpleNamespace(cache=tmp_path, per_doc=1)) is None
+
+
+def test_the_run_row_embeds_what_the_index_embeds(tmp_path):
+    from adachunk.datatypes import Document
+
+    table = "<Table>\n| (in millions) | 2022 | 2021 |\n| --- | --- | --- |\n" + "".join(
+        f"| Line item {i} | {i},100 | {i},200 |\n" for i in range(60)) + "</Table>\n"
+    docs = {"d": Document(id="d", text="# Statements\n\nThe company's results follow.\n\n" + table)}
+    got = rb.run_chunking(docs, "default")
+    assert got["meta"]["table_rows"] == "plain"
+    emb = got["embedded"]["d"]
+    assert len(emb) == len(got["spans"]["d"]) > 1
+    assert not any("| " in e or "<Table>" in e for e in emb)  # every row embedded plain
+    assert any("Line item 59 59,100 59,200" in e for e in emb)
+    profile = tmp_path / "md.yaml"
+    profile.write_text("schema_version: 1\nname: md\nextends: default\nindex:\n  table_rows: markdown\n")
+    same = rb.run_chunking(docs, str(profile))
+    assert same["embedded"] is None and same["spans"] == got["spans"]

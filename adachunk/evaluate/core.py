@@ -98,6 +98,21 @@ def _table(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, index_text: 
     return t
 
 
+def _replace_texts(table: _Table, chunks_by_doc: Mapping[str, Sequence[Chunk]],
+                   embed_texts: Mapping[str, Sequence[str]]) -> None:
+    """Put each document's given embedded strings in place of ``table.texts`` (ValueError when a
+    document's count differs from its chunks')."""
+    first = 0
+    for doc_id in table.doc_ids:
+        n = len(chunks_by_doc.get(doc_id, ()))
+        got = embed_texts.get(doc_id)
+        if got is not None:
+            if len(got) != n:
+                raise ValueError(f"document {doc_id!r}: {len(got)} embedded texts for {n} chunks")
+            table.texts[first:first + n] = [str(t) for t in got]
+        first += n
+
+
 def _doc_prefixes(prefixes: Mapping[str, Sequence[str]] | None, doc_id: str, n: int) -> list[str]:
     """The prefixes of one document's ``n`` chunks ("" each when it has none)."""
     got = (prefixes or {}).get(doc_id)
@@ -166,7 +181,8 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
                     index_text: str = "text", budgets: Sequence[int] = (), tokenizer: str | None = None,
                     long_text: str = "pool", prefixes: Mapping[str, Sequence[str]] | None = None,
                     prefix_retrievers: Sequence[str] = PREFIX_RETRIEVERS, prefix_costs: bool = False,
-                    store: Any = None, read_spans: bool = False) -> EvalResult:
+                    store: Any = None, read_spans: bool = False,
+                    embed_texts: Mapping[str, Sequence[str]] | None = None) -> EvalResult:
     """Retrieve chunks for every question of ``qa`` and measure the evidence they hold.
 
     Args:
@@ -202,6 +218,10 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
             (:class:`adachunk.retrieval.store.VectorStore`); None: the process cache only.
         read_spans: add ``read@Btok`` to each per-question row, for each budget: what was read,
             in rank order, as ``(doc id, chunk position in its document, start, read end)``.
+        embed_texts: per document id, one string per chunk: what ``dense`` (and a custom
+            ``rank`` object) embeds instead of ``prefix + text`` (e.g. what ``adachunk run``
+            indexes with ``index.table_rows: plain``); BM25 and the budgets still read the
+            chunk (and its prefix). A document without an entry embeds as usual.
 
     Returns:
         The summary and the per-question rows.
@@ -215,6 +235,8 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
     bud = parse_budget(budget)
     ret = make_retriever(retriever, embedder, rrf_k, long_text=long_text, store=store)
     table = _table(chunks_by_doc, qa, index_text, prefixes, "dense" in prefix_retrievers)
+    if embed_texts is not None:
+        _replace_texts(table, chunks_by_doc, embed_texts)
     cut = _recount(table, tokenizer) if tokenizer else None
     prefix_tokens = _prefix_tokens(table, tokenizer) if prefixes is not None else None
     top = None if budgets else ks[-1]  # a budget may take more chunks than the largest k
@@ -231,6 +253,8 @@ def evaluate_chunks(chunks_by_doc: Mapping[str, Sequence[Chunk]], qa: QASet, ret
     if prefixes is not None:
         summary["prefix_tokens"] = round(sum(prefix_tokens) / len(prefix_tokens), 1) if prefix_tokens else None
         settings.update(prefixes=True, prefix_retrievers=list(prefix_retrievers), prefix_costs=prefix_costs)
+    if embed_texts is not None:
+        settings["embed_texts"] = True
     return EvalResult(summary, rows, keys, settings)
 
 

@@ -4,8 +4,9 @@ When the index uses the metrics' embedder, the vectors come from the document's 
 (the winner's chunks were embedded while scoring it): with ``embed_text: text`` they are
 exactly those vectors; with a prefix (heading path, table header...) prepended, a chunk that
 still fits the model is embedded whole, and a longer one is pooled over its prefix and its
-cached pieces, so only the prefixes and the short chunks are new model input. Another index
-embedder embeds the texts afresh, cached by text like the metrics' vectors.
+cached pieces, so only the prefixes and the short chunks are new model input. With
+``table_rows: plain`` a chunk holding a pipe table is embedded afresh as plain rows (a long one
+pooled). Another index embedder embeds the texts afresh, cached by text like the metrics' vectors.
 """
 
 from __future__ import annotations
@@ -26,11 +27,23 @@ def index_vectors(records: list[dict[str, Any]], policy, ctx) -> np.ndarray:
         policy: the resolved policy (its ``index`` and ``metrics`` sections).
         ctx: the document's metric context (its span cache and memo).
     """
-    mode = policy.index.embed_text
+    mode, rows = policy.index.embed_text, policy.index.table_rows
     spec = policy.index.embedder
     if spec is None or spec == policy.metrics.embedder:
-        return span_embeddings(ctx).get_prefixed([embed_prefix(r, mode) for r in records],
-                                                 [(r["start"], r["end"]) for r in records])
+        spans = span_embeddings(ctx)
+        out = spans.get_prefixed([embed_prefix(r, mode) for r in records], [(r["start"], r["end"]) for r in records])
+        if rows == "plain":
+            _plain_tables(out, spans, records, mode)
+        return out
     load_embedder(spec)  # fail early, with the index's own error, when the model is missing
     spans = document_span_embeddings(ctx.doc, spec, ctx.memo)
-    return np.asarray(spans.get_texts([embed_text(r, mode) for r in records]), dtype=np.float32)
+    return np.asarray(spans.get_texts([embed_text(r, mode, rows) for r in records]), dtype=np.float32)
+
+
+def _plain_tables(out: np.ndarray, spans, records: list[dict[str, Any]], mode) -> None:
+    """Re-embed, in place, the chunks whose embedded string changes with plain table rows (only
+    those: a chunk without a table keeps its cached vector)."""
+    texts = {i: embed_text(r, mode, "plain") for i, r in enumerate(records)}
+    changed = [i for i, t in texts.items() if t != embed_text(records[i], mode)]
+    if changed:
+        out[changed] = np.asarray(spans.get_texts([texts[i] for i in changed]), dtype=np.float32)

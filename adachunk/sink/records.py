@@ -37,13 +37,20 @@ def chunk_record(chunk: Chunk, doc: Document, profile_name: str, fingerprint: st
     return rec
 
 
-def embed_text(record: dict[str, Any], mode: str | list[str] = "heading_path+text") -> str:
+def embed_text(record: dict[str, Any], mode: str | list[str] = "heading_path+text", table_rows: str = "markdown") -> str:
     """What the vector index embeds for a chunk: its text, optionally after its context.
 
     The source slice (``text``) stays untouched; only the embedded string carries the context
-    (like Docling's ``contextualize()``).
+    (like Docling's ``contextualize()``). ``table_rows="plain"`` (the profile's
+    ``index.table_rows``) writes its pipe-table rows, the prefix's header row included, as
+    plain rows (:mod:`adachunk.sink.table_rows`).
     """
-    return embed_prefix(record, mode) + record["text"]
+    out = embed_prefix(record, mode) + record["text"]
+    if table_rows == "plain":
+        from .table_rows import plain_rows
+
+        return plain_rows(out)
+    return out
 
 
 def embed_prefix(record: dict[str, Any], mode: str | list[str] = "heading_path+text") -> str:

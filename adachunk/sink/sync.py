@@ -95,5 +95,7 @@ def _comparable(meta: dict[str, Any]) -> str:
     """What must match for old rows to be reused: the store, the vectors' model and input."""
     emb = dict(meta.get("embedder") or {})
     keep = {k: meta.get(k) for k in ("sink", "collection", "qdrant_url", "embed_text", "payload")}
+    if meta.get("table_rows", "markdown") != "markdown":  # an index of older versions has no key: markdown
+        keep["table_rows"] = meta["table_rows"]
     keep["embedder"] = {k: emb.get(k) for k in sorted(emb) if k != "spec"} or emb.get("spec")
     return json.dumps(keep, sort_keys=True, default=str)

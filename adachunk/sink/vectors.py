@@ -249,7 +249,7 @@ def index_meta(index: Any, embedder_identity: dict[str, Any]) -> dict[str, Any]:
         embedder_identity: the index embedder's spec and identity.
     """
     return {"sink": index.sink, "collection": index.collection, "qdrant_url": index.qdrant_url,
-            "embed_text": index.model_dump(include={"embed_text"})["embed_text"],
+            "embed_text": index.model_dump(include={"embed_text"})["embed_text"], "table_rows": index.table_rows,
             "embedder": embedder_identity, "payload": list(PAYLOAD_FIELDS)}
 
 
