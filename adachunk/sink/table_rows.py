@@ -30,8 +30,9 @@ def plain_rows(text: str) -> str:
     """``text`` with every pipe-table row written as its non-empty cells joined by one space,
     the separator rows and ``<Table>`` wrapper lines dropped (the text itself when it has none).
 
-    A table row is a line that starts and ends with ``|`` (after spaces) and has at least two
-    cells' worth of pipes; anything else is kept verbatim, so prose holding a ``|`` is safe.
+    A table row is a line that starts and ends with an unescaped ``|`` (after spaces); anything
+    else is kept verbatim, so prose holding a ``|`` is safe. A row whose cells are all empty is
+    dropped, and so is a separator row (only dashes and colons between the pipes).
     """
     if "|" not in text and "<Table>" not in text and "</Table>" not in text:
         return text

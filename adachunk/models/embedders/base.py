@@ -108,7 +108,7 @@ class Embedder:
         plans = {i: self._plan(texts[i]) for i in sorted(set(range(len(texts))) - set(short))}
         if plans:
             # every long text's pieces (or the text, where its tokens fit) in one model call: a
-            # call per text costs a forward pass each (a run's tables embedded plain: +10% CPU)
+            # call per text pays a forward pass each (the index's plain table rows are such texts)
             distinct = list(dict.fromkeys(p for parts, _ in plans.values() for p in parts))
             vecs = dict(zip(distinct, normalise(self.encode(distinct))))
             for i, (parts, weights) in plans.items():
