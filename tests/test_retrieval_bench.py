@@ -56,13 +56,13 @@ def test_the_run_row_embeds_what_the_index_embeds(tmp_path):
     table = "<Table>\n| (in millions) | 2022 | 2021 |\n| --- | --- | --- |\n" + "".join(
         f"| Line item {i} | {i},100 | {i},200 |\n" for i in range(60)) + "</Table>\n"
     docs = {"d": Document(id="d", text="# Statements\n\nThe company's results follow.\n\n" + table)}
-    got = rb.run_chunking(docs, "default")
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("schema_version: 1\nname: plain\nextends: default\nindex:\n  table_rows: plain\n")
+    got = rb.run_chunking(docs, str(plain))
     assert got["meta"]["table_rows"] == "plain"
     emb = got["embedded"]["d"]
     assert len(emb) == len(got["spans"]["d"]) > 1
     assert not any("| " in e or "<Table>" in e for e in emb)  # every row embedded plain
     assert any("Line item 59 59,100 59,200" in e for e in emb)
-    profile = tmp_path / "md.yaml"
-    profile.write_text("schema_version: 1\nname: md\nextends: default\nindex:\n  table_rows: markdown\n")
-    same = rb.run_chunking(docs, str(profile))
+    same = rb.run_chunking(docs, "default")  # markdown rows: the dense text is prefix + text
     assert same["embedded"] is None and same["spans"] == got["spans"]

@@ -46,7 +46,8 @@ def test_embed_text_writes_the_prefix_and_the_rows_plain():
 
 def test_index_vectors_embed_table_chunks_plain_and_keep_the_others():
     rp = adachunk.load_profile("default")
-    assert rp.policy.index.table_rows == "plain"  # the shipped default (bench/RESULTS.md)
+    assert rp.policy.index.table_rows == "markdown"  # the shipped default (bench/RESULTS.md)
+    rp = dataclasses.replace(rp, policy=dataclasses.replace(rp.policy, index=rp.policy.index.updated(table_rows="plain")))
     prose = "The company reports its balance sheet at the end of each fiscal year in May.\n\n"
     doc = Document(id="d", text=prose + STATEMENT)
     records = [{"start": 0, "end": len(prose), "text": prose, "embed_prefix": ""},

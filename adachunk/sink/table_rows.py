@@ -13,7 +13,9 @@ Why: a sentence embedder reads pipes and dashes as words. On financebench-dev's 
 MiniLM ranked Nike's balance sheet 28th for "total current assets at the end of FY2019" as our
 605-token pipe table and 2nd as a splitter's plain text of the same page; embedding the rows
 plain moved the run's dense evidence recall @1,000 tokens from 46.2 to 54.6 with the same chunks
-(bench/RESULTS.md, "Tables embedded as plain rows"). Empty cells are dropped; an escaped pipe
+where a vector reads a chunk's first model window (a store that truncates), but not with this
+package's index, which pools a long chunk over its pieces (−0.85 on the mean of four), so it is
+opt-in (bench/RESULTS.md, "Tables embedded as plain rows"). Empty cells are dropped; an escaped pipe
 (``\\|``) inside a cell stays a pipe. Lines that are not table rows are left as they are.
 """
 
