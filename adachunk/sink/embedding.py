@@ -43,7 +43,13 @@ def index_vectors(records: list[dict[str, Any]], policy, ctx) -> np.ndarray:
 def _plain_tables(out: np.ndarray, spans, records: list[dict[str, Any]], mode) -> None:
     """Re-embed, in place, the chunks whose embedded string changes with plain table rows (only
     those: a chunk without a table keeps its cached vector)."""
-    texts = {i: embed_text(r, mode, "plain") for i, r in enumerate(records)}
-    changed = [i for i, t in texts.items() if t != embed_text(records[i], mode)]
-    if changed:
-        out[changed] = np.asarray(spans.get_texts([texts[i] for i in changed]), dtype=np.float32)
+    from .table_rows import plain_rows
+
+    texts = {}  # record number -> its plain string, where it differs from the pipe one
+    for i, r in enumerate(records):
+        piped = embed_text(r, mode)
+        plain = plain_rows(piped)
+        if plain != piped:
+            texts[i] = plain
+    if texts:
+        out[list(texts)] = np.asarray(spans.get_texts(list(texts.values())), dtype=np.float32)

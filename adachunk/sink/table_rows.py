@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import re
 
+from ..detect.tables import is_separator_row
+
 _WRAPPER = re.compile(r"[ \t]*</?(?:Table)>[ \t]*")
-_SEPARATOR = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 
 
@@ -41,7 +42,7 @@ def plain_rows(text: str) -> str:
     out: list[str] = []
     for line in text.split("\n"):
         bare = line.strip()
-        if _WRAPPER.fullmatch(line) or (bare.startswith("|") and _SEPARATOR.fullmatch(line)):
+        if _WRAPPER.fullmatch(line) or (bare.startswith("|") and is_separator_row(line)):
             continue
         if len(bare) >= 2 and bare[0] == "|" and bare[-1] == "|" and bare[-2:] != "\\|":
             cells = (c.strip().replace("\\|", "|") for c in _CELL_SPLIT.split(bare[1:-1]))
